@@ -1,0 +1,64 @@
+// Entry point of the collector process (`npm run collector`): seeds clusters from
+// GROUPWATCH_CLUSTERS, polls every enabled cluster, stops cleanly on SIGINT/SIGTERM.
+import { hostname } from "node:os";
+
+import { parseClustersEnv } from "../config/cluster-config";
+import { prisma } from "../db/client";
+import { seedClusters } from "../db/queries/clusters";
+import { env } from "../env.js";
+import { logger } from "../logger";
+import { loadSecretKey } from "../secrets";
+import { Collector } from "./collector";
+
+async function main(): Promise<void> {
+  const config = env();
+  const log = logger.child({ component: "collector" });
+  const db = prisma();
+  const secretKey = loadSecretKey(config.GROUPWATCH_SECRET_KEY, config.GROUPWATCH_DATA_DIR);
+  const seeds = parseClustersEnv(config.GROUPWATCH_CLUSTERS);
+  if (seeds.length > 0) {
+    await seedClusters(db, seeds, secretKey);
+    log.info({ clusters: seeds.map((c) => c.name) }, "seeded clusters from GROUPWATCH_CLUSTERS");
+  }
+  const collectorId = config.GROUPWATCH_COLLECTOR_ID ?? `${hostname()}:${process.pid}`;
+  const collector = new Collector({
+    db,
+    secretKey,
+    log,
+    collectorId,
+    configRefreshMs: config.GROUPWATCH_CONFIG_REFRESH_MS,
+  });
+  await collector.start();
+  log.info({ collectorId }, "collector started");
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "collector stopping");
+    const force = setTimeout(() => {
+      log.error("shutdown took over 15 s; exiting");
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    collector
+      .stop()
+      .then(() => db.$disconnect())
+      .then(() => {
+        log.info("collector stopped");
+        process.exit(0);
+      })
+      .catch((e: unknown) => {
+        log.error({ error: String(e) }, "error while stopping");
+        process.exit(1);
+      });
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((e: unknown) => {
+  // Only start-up errors land here (bad env, unreachable database): Kafka errors never do.
+  logger.fatal({ error: e instanceof Error ? e.message : String(e) }, "collector failed to start");
+  process.exit(1);
+});
