@@ -50,6 +50,10 @@ export interface PollRecord {
   controllerId?: number | null;
   brokers?: BrokerInfo[];
   collectorId: string;
+  topicCount?: number | null;
+  partitionCount?: number | null;
+  groupCount?: number | null;
+  requestCount?: number | null;
 }
 
 export async function recordPoll(db: PrismaClient, r: PollRecord): Promise<void> {
@@ -60,6 +64,7 @@ export async function recordPoll(db: PrismaClient, r: PollRecord): Promise<void>
     lastError: r.error,
     consecutiveFailures: r.consecutiveFailures,
     collectorId: r.collectorId,
+    requestCount: r.requestCount ?? null,
   };
   // A failed poll keeps the last known brokers: an SRE wants to see what the cluster was.
   const seen =
@@ -69,6 +74,9 @@ export async function recordPoll(db: PrismaClient, r: PollRecord): Promise<void>
           kafkaClusterId: r.kafkaClusterId ?? null,
           controllerId: r.controllerId ?? null,
           brokers: (r.brokers ?? []) as unknown as object,
+          topicCount: r.topicCount ?? null,
+          partitionCount: r.partitionCount ?? null,
+          groupCount: r.groupCount ?? null,
         }
       : {};
   await db.clusterStatus.upsert({
