@@ -25,6 +25,8 @@ export const ZEnv = z.object({
   GROUPWATCH_COLLECTOR_ID: z.string().max(200).optional(),
   /** How often the collector re-reads the cluster table (config changes without restart). */
   GROUPWATCH_CONFIG_REFRESH_MS: z.coerce.number().int().min(200).max(600_000).default(5000),
+  /** A cluster's lease lasts this long without renewal; then another collector takes it over. */
+  GROUPWATCH_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
   LOG_LEVEL: ZLogLevel.default("info"),
   /** Web server port and bind address used by `npm start` / `npm run demo`. */
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

@@ -19,7 +19,8 @@
 #   KAFKA_HEAP_OPTS        broker heap (default "-Xmx512m -Xms256m")
 #   KAFKA_JVM_OPTS         extra broker JVM options
 #   KAFKA_TOOL_OPTS        JVM options for run-class (default "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")
-#   KAFKA_EXTRA_PROPS      extra broker properties, key=value separated by newlines or commas (appended last, win)
+#   KAFKA_EXTRA_PROPS      extra broker properties, key=value, one per line (appended last, win); without
+#                          any newline, commas separate entries (so values holding commas need newlines)
 #   KAFKA_START_TIMEOUT    seconds to wait for the broker to answer (default 90)
 #   KAFKA_WIPE=1           stop: like --wipe; start: delete the data dir first (e.g. after a version change)
 #   GROUPWATCH_CACHE_DIR   jar cache root (default $HOME/.cache/groupwatch)
@@ -288,7 +289,7 @@ render_props() {
         [[ -z "$kv" ]] && continue
         [[ "$kv" == *=* ]] || die 2 "KAFKA_EXTRA_PROPS entry '$kv' is not key=value"
         printf '%s\n' "$kv"
-      done < <(tr ',' '\n' <<<"$KAFKA_EXTRA_PROPS")
+      done < <(if [[ "$KAFKA_EXTRA_PROPS" == *$'\n'* ]]; then printf '%s\n' "$KAFKA_EXTRA_PROPS"; else tr ',' '\n' <<<"$KAFKA_EXTRA_PROPS"; fi)
     fi
   } >>"$tmp"
   mv "$tmp" "$PROPS_FILE"

@@ -18,6 +18,8 @@ import { portOpen, run, spawnPrefixed, terminate, waitFor } from "./lib/process"
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+// tsx as a loader, not a wrapper: one process per service, so signals reach the program.
+const tsEntry = (file: string) => ["--import", "tsx", path.join(root, file)];
 const demo = process.argv.includes("--demo");
 const env = parseEnv(process.env);
 const childEnv: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: "1", NEXT_TELEMETRY_DISABLED: "1" };
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
   });
   services.push({ name: "collector", child: collector });
   if (demo) {
-    const workload = spawnPrefixed("workload", bin("tsx"), ["scripts/demo-workload.ts"], {
+    const workload = spawnPrefixed("workload", process.execPath, tsEntry("scripts/demo-workload.ts"), {
       cwd: root,
       env: { ...childEnv, DEMO_BROKERS: `127.0.0.1:${env.KAFKA_PORT}` },
     });

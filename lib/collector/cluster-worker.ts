@@ -1,10 +1,10 @@
-import type { Admin } from "kafkajs";
-
 import type { Cluster, PrismaClient } from "../db/client";
 import { recordPoll } from "../db/queries/clusters";
+import { recordPollCycle, upsertGroups } from "../db/queries/groups";
 import { DEFAULT_MAX_BACKOFF_MS, foldPollOutcome, nextPollDelayMs } from "../domain/poll-schedule";
-import { describeCluster } from "../kafka/admin";
-import { createKafka } from "../kafka/client";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { takeSnapshot } from "../kafka/snapshot";
+import { KafkaWire } from "../kafka/wire";
 import type { Logger } from "../logger";
 import { connectionFromRow } from "./cluster-connection";
 
@@ -13,12 +13,17 @@ export interface WorkerDeps {
   secretKey: Buffer;
   log: Logger;
   collectorId: string;
+  /** Renews this collector's lease on the cluster; false when another collector owns it. */
+  holdsLease: () => Promise<boolean>;
 }
+
+/** What the worker hands on after each successful cycle (timelines, alerts subscribe here). */
+export type SnapshotListener = (clusterId: string, snapshot: ClusterSnapshot) => Promise<void> | void;
 
 // Polls one cluster on its interval until stopped. A failed poll is a recorded status and a
 // backoff, never an exception out of the loop.
 export class ClusterWorker {
-  private admin: Admin | null = null;
+  private wire: KafkaWire | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
@@ -59,38 +64,58 @@ export class ClusterWorker {
   }
 
   private async cycle(): Promise<void> {
+    if (!(await this.deps.holdsLease())) {
+      // Another collector owns the cluster now; the collector stops this worker shortly.
+      this.schedule(this.cluster.pollIntervalMs);
+      return;
+    }
     const started = Date.now();
     let error: string | null = null;
-    let info: Awaited<ReturnType<typeof describeCluster>> | null = null;
+    let result: Awaited<ReturnType<typeof takeSnapshot>> | null = null;
+    let requests: Record<string, number>;
     try {
-      const admin = await this.connect();
-      info = await describeCluster(admin);
+      const wire = await this.connect();
+      result = await takeSnapshot(wire);
+      requests = result.snapshot.poll.requests;
     } catch (e) {
       error = describeError(e);
+      requests = this.wire?.requestCounts ?? {};
       await this.disconnect();
     }
+    const snapshot = result?.snapshot ?? null;
     const outcome = foldPollOutcome(this.failures, { ok: error === null, error });
     this.failures = outcome.consecutiveFailures;
     if (error) this.log.warn({ failures: this.failures, error }, "poll failed");
-    if (info) {
-      const brokers = info.brokers.map((b) => `${b.nodeId}@${b.host}:${b.port}`).join(",");
-      if (brokers !== this.lastBrokers) {
-        this.log.info({ brokers: info.brokers, controllerId: info.controllerId }, "cluster brokers");
-        this.lastBrokers = brokers;
-      }
+    else if (snapshot && snapshot.poll.errors.length > 0) {
+      this.log.warn({ errors: snapshot.poll.errors.slice(0, 5) }, "poll completed with errors");
     }
+    if (snapshot) this.logBrokerChanges(snapshot);
+    const durationMs = Date.now() - started;
     try {
+      if (snapshot && result)
+        await upsertGroups(this.deps.db, this.cluster.id, snapshot, result.listingComplete);
       await recordPoll(this.deps.db, {
         clusterId: this.cluster.id,
         state: outcome.state,
         polledAt: new Date(started),
-        durationMs: Date.now() - started,
+        durationMs,
         error: outcome.lastError,
         consecutiveFailures: outcome.consecutiveFailures,
-        kafkaClusterId: info?.kafkaClusterId ?? null,
-        controllerId: info?.controllerId ?? null,
-        brokers: info?.brokers ?? [],
+        kafkaClusterId: snapshot?.kafkaClusterId ?? null,
+        controllerId: snapshot?.controllerId ?? null,
+        brokers: snapshot?.brokers ?? [],
         collectorId: this.deps.collectorId,
+        topicCount: snapshot?.topics.filter((t) => !t.internal).length ?? null,
+        partitionCount:
+          snapshot?.topics.filter((t) => !t.internal).reduce((n, t) => n + t.partitions.length, 0) ?? null,
+        groupCount: snapshot?.groups.length ?? null,
+        requestCount: Object.values(requests).reduce((a, b) => a + b, 0),
+      });
+      await recordPollCycle(this.deps.db, this.cluster.id, this.deps.collectorId, snapshot, {
+        startedAt: new Date(started),
+        durationMs,
+        requests,
+        errors: error ? [error] : (snapshot?.poll.errors ?? []),
       });
     } catch (e) {
       this.log.error({ error: describeError(e) }, "could not record poll outcome");
@@ -103,21 +128,33 @@ export class ClusterWorker {
     );
   }
 
-  private async connect(): Promise<Admin> {
-    if (this.admin) return this.admin;
-    const kafka = createKafka(connectionFromRow(this.cluster, this.deps.secretKey), this.deps.log);
-    const admin = kafka.admin({ retry: { retries: 1, initialRetryTime: 200, maxRetryTime: 1000 } });
-    await admin.connect();
-    this.admin = admin;
-    return admin;
+  private logBrokerChanges(snapshot: ClusterSnapshot): void {
+    const brokers = snapshot.brokers.map((b) => `${b.nodeId}@${b.host}:${b.port}`).join(",");
+    if (brokers !== this.lastBrokers) {
+      this.log.info({ brokers: snapshot.brokers, controllerId: snapshot.controllerId }, "cluster brokers");
+      this.lastBrokers = brokers;
+    }
+  }
+
+  private async connect(): Promise<KafkaWire> {
+    if (this.wire) return this.wire;
+    const wire = KafkaWire.create(connectionFromRow(this.cluster, this.deps.secretKey), this.deps.log);
+    try {
+      await wire.connect();
+    } catch (e) {
+      await wire.disconnect().catch(() => undefined);
+      throw e;
+    }
+    this.wire = wire;
+    return wire;
   }
 
   private async disconnect(): Promise<void> {
-    const admin = this.admin;
-    this.admin = null;
-    if (!admin) return;
+    const wire = this.wire;
+    this.wire = null;
+    if (!wire) return;
     try {
-      await admin.disconnect();
+      await wire.disconnect();
     } catch {
       // A dead connection may fail to close; the next cycle reconnects anyway.
     }

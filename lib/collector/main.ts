@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     log,
     collectorId,
     configRefreshMs: config.GROUPWATCH_CONFIG_REFRESH_MS,
+    leaseTtlMs: Math.max(config.GROUPWATCH_LEASE_TTL_MS, 2 * config.GROUPWATCH_CONFIG_REFRESH_MS),
   });
   await collector.start();
   log.info({ collectorId }, "collector started");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { waitFor } from "../../scripts/lib/process";
 import { createPrisma, type PrismaClient } from "../../lib/db/client";
-import { root, startManaged, tsxBin, uniqueName, type Managed } from "../fixtures/processes";
+import { root, startTs, uniqueName, type Managed } from "../fixtures/processes";
 
 // The real collector process against the real broker and PostgreSQL.
 
@@ -18,7 +18,7 @@ const added = uniqueName("it-added");
 
 beforeAll(() => {
   db = createPrisma(databaseUrl);
-  collector = startManaged(tsxBin, [path.join(root, "lib/collector/main.ts")], {
+  collector = startTs("lib/collector/main.ts", [], {
     DATABASE_URL: databaseUrl,
     GROUPWATCH_DATA_DIR: path.join(root, ".data/test"),
     GROUPWATCH_SECRET_KEY: "integration-test-secret-key",

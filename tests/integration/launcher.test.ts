@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { portOpen, waitFor } from "../../scripts/lib/process";
-import { root, startManaged, tsxBin, type Managed } from "../fixtures/processes";
+import { startTs, type Managed } from "../fixtures/processes";
 
 // `npm run demo` end to end on a fresh data directory: embedded PGlite, migrations, the local
 // Kafka (reused from the test rig), collector, demo workload and web app. The page must list
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe("npm run demo", () => {
   it("serves a page listing the local cluster and its brokers, then stops everything on SIGINT", async () => {
-    launcher = startManaged(tsxBin, [path.join(root, "scripts/launch.ts"), "--demo"], {
+    launcher = startTs("scripts/launch.ts", ["--demo"], {
       DATABASE_URL: "",
       GROUPWATCH_CLUSTERS: "",
       GROUPWATCH_DATA_DIR: dataDir,
