@@ -1,12 +1,14 @@
 import { AutoRefresh } from "@/components/auto-refresh";
 import { ClusterCard } from "@/components/cluster-card";
 import { prisma } from "@/lib/db/client";
-import { listClusterOverviews } from "@/lib/db/queries/clusters";
+import { listClusterOverviews, listTopGroups } from "@/lib/db/queries/clusters";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const clusters = await listClusterOverviews(prisma());
+  const db = prisma();
+  const clusters = await listClusterOverviews(db);
+  const groups = await Promise.all(clusters.map((c) => listTopGroups(db, c.id)));
   return (
     <>
       <h1>Clusters</h1>
@@ -20,7 +22,7 @@ export default async function OverviewPage() {
           </p>
         </div>
       ) : (
-        clusters.map((c) => <ClusterCard key={c.id} cluster={c} />)
+        clusters.map((c, i) => <ClusterCard key={c.id} cluster={c} groups={groups[i] ?? []} />)
       )}
     </>
   );

@@ -1,10 +1,10 @@
-import type { ClusterOverview } from "@/lib/db/queries/clusters";
+import type { ClusterOverview, GroupRow } from "@/lib/db/queries/clusters";
 
 import { RelativeTime } from "./relative-time";
 
 // Names and errors come from operators and brokers: React escapes them; nothing here uses
 // dangerouslySetInnerHTML.
-export function ClusterCard({ cluster }: { cluster: ClusterOverview }) {
+export function ClusterCard({ cluster, groups }: { cluster: ClusterOverview; groups: GroupRow[] }) {
   const status = cluster.status;
   const state = !cluster.enabled ? "disabled" : (status?.state ?? "pending");
   return (
@@ -34,6 +34,15 @@ export function ClusterCard({ cluster }: { cluster: ClusterOverview }) {
             "never"
           )}
         </dd>
+        {status?.groupCount != null ? (
+          <>
+            <dt>Seen</dt>
+            <dd>
+              {status.groupCount} groups, {status.topicCount} topics ({status.requestCount} requests last
+              poll)
+            </dd>
+          </>
+        ) : null}
         {status?.kafkaClusterId ? (
           <>
             <dt>Cluster id</dt>
@@ -64,6 +73,34 @@ export function ClusterCard({ cluster }: { cluster: ClusterOverview }) {
                 <td>{b.host}</td>
                 <td>{b.port}</td>
                 <td>{b.nodeId === status.controllerId ? "controller" : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {groups.length > 0 ? (
+        <table aria-label={`Consumer groups of ${cluster.name}`} className="groups">
+          <thead>
+            <tr>
+              <th>Group</th>
+              <th>Type</th>
+              <th>State</th>
+              <th>Members</th>
+              <th>Total lag</th>
+              <th>Max lag</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((g) => (
+              <tr key={g.groupId} data-testid="group">
+                <td className="group-id" title={g.groupId}>
+                  {g.groupId}
+                </td>
+                <td>{g.type}</td>
+                <td>{g.state}</td>
+                <td>{g.memberCount}</td>
+                <td>{g.maxLag === null && g.unknownLagPartitions > 0 ? "unknown" : g.totalLag}</td>
+                <td>{g.maxLag ?? "–"}</td>
               </tr>
             ))}
           </tbody>

@@ -3,10 +3,11 @@ import { recordPoll } from "../db/queries/clusters";
 import { recordPollCycle, upsertGroups } from "../db/queries/groups";
 import { DEFAULT_MAX_BACKOFF_MS, foldPollOutcome, nextPollDelayMs } from "../domain/poll-schedule";
 import type { ClusterSnapshot } from "../domain/snapshot";
-import { takeSnapshot } from "../kafka/snapshot";
+import { takeSnapshot, type SnapshotResult } from "../kafka/snapshot";
 import { KafkaWire } from "../kafka/wire";
 import type { Logger } from "../logger";
 import { connectionFromRow } from "./cluster-connection";
+import { TimelineTracker } from "./timeline-tracker";
 
 export interface WorkerDeps {
   db: PrismaClient;
@@ -30,12 +31,14 @@ export class ClusterWorker {
   private failures = 0;
   private lastBrokers = "";
   private readonly log: Logger;
+  private readonly timeline: TimelineTracker;
 
   constructor(
     private cluster: Cluster,
     private readonly deps: WorkerDeps,
   ) {
     this.log = deps.log.child({ cluster: cluster.name });
+    this.timeline = new TimelineTracker(deps.db, cluster.id);
   }
 
   start(): void {
@@ -120,12 +123,32 @@ export class ClusterWorker {
     } catch (e) {
       this.log.error({ error: describeError(e) }, "could not record poll outcome");
     }
+    if (result) await this.recordTimeline(result);
     this.schedule(
       nextPollDelayMs(this.failures, {
         intervalMs: this.cluster.pollIntervalMs,
         maxBackoffMs: DEFAULT_MAX_BACKOFF_MS,
       }),
     );
+  }
+
+  private async recordTimeline(result: SnapshotResult): Promise<void> {
+    try {
+      const written = await this.timeline.apply(result, {
+        pollIntervalMs: this.cluster.pollIntervalMs,
+        sessionTimeoutMs: this.cluster.sessionTimeoutMs,
+        maxPollIntervalMs: this.cluster.maxPollIntervalMs,
+        commitIntervalMs: this.cluster.commitIntervalMs,
+      });
+      for (const e of written.episodes.filter((x) => x.endedBy !== null && x.rebalance)) {
+        this.log.info(
+          { group: e.groupId, causes: e.causes.map((c) => c.kind), moved: e.partitionsMoved.length },
+          "rebalance",
+        );
+      }
+    } catch (e) {
+      this.log.error({ error: describeError(e) }, "could not record the group timelines");
+    }
   }
 
   private logBrokerChanges(snapshot: ClusterSnapshot): void {

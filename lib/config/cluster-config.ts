@@ -39,6 +39,10 @@ export const ZClusterConfig = z.object({
   /** true for TLS with the system CAs, or an object with PEM material. */
   tls: z.union([z.boolean(), ZTlsConfig]).optional(),
   pollIntervalMs: z.number().int().min(1000).max(3_600_000).default(5000),
+  /** Consumer timeouts assumed when explaining why a member left (Kafka's defaults). */
+  sessionTimeoutMs: z.number().int().min(1000).max(3_600_000).default(45_000),
+  maxPollIntervalMs: z.number().int().min(1000).max(86_400_000).default(300_000),
+  commitIntervalMs: z.number().int().min(0).max(3_600_000).default(5000),
   enabled: z.boolean().default(true),
 });
 export type ClusterConfig = z.infer<typeof ZClusterConfig>;

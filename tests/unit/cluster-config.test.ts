@@ -24,6 +24,9 @@ describe("parseClustersEnv", () => {
       brokers: ["k1:9092", "k2:9093"],
       clientId: "groupwatch",
       pollIntervalMs: 5000,
+      sessionTimeoutMs: 45_000,
+      maxPollIntervalMs: 300_000,
+      commitIntervalMs: 5000,
       enabled: true,
     });
   });

@@ -27,6 +27,9 @@ export async function seedClusters(
       tlsKeyEnc: tls?.key ? seal(tls.key, secretKey) : null,
       tlsRejectUnauthorized: tls?.rejectUnauthorized ?? true,
       pollIntervalMs: c.pollIntervalMs,
+      sessionTimeoutMs: c.sessionTimeoutMs,
+      maxPollIntervalMs: c.maxPollIntervalMs,
+      commitIntervalMs: c.commitIntervalMs,
       enabled: c.enabled,
       source,
     };
@@ -103,6 +106,9 @@ export interface ClusterOverview {
     kafkaClusterId: string | null;
     controllerId: number | null;
     brokers: BrokerInfo[];
+    topicCount: number | null;
+    groupCount: number | null;
+    requestCount: number | null;
   } | null;
 }
 
@@ -125,6 +131,39 @@ export async function listClusterOverviews(db: PrismaClient): Promise<ClusterOve
       kafkaClusterId: c.status.kafkaClusterId,
       controllerId: c.status.controllerId,
       brokers: c.status.brokers as unknown as BrokerInfo[],
+      topicCount: c.status.topicCount,
+      groupCount: c.status.groupCount,
+      requestCount: c.status.requestCount,
     },
+  }));
+}
+
+export interface GroupRow {
+  groupId: string;
+  type: string;
+  state: string;
+  memberCount: number;
+  totalLag: string;
+  maxLag: string | null;
+  unknownLagPartitions: number;
+  lastSeenAt: string;
+}
+
+/** Live groups of a cluster, the most lagging first (bounded: the overview is not a pager). */
+export async function listTopGroups(db: PrismaClient, clusterId: string, limit = 50): Promise<GroupRow[]> {
+  const rows = await db.consumerGroup.findMany({
+    where: { clusterId, deletedAt: null },
+    orderBy: [{ totalLag: "desc" }, { groupKey: "asc" }],
+    take: limit,
+  });
+  return rows.map((g) => ({
+    groupId: g.groupId,
+    type: g.type,
+    state: g.state,
+    memberCount: g.memberCount,
+    totalLag: g.totalLag.toString(),
+    maxLag: g.maxLag?.toString() ?? null,
+    unknownLagPartitions: g.unknownLagPartitions,
+    lastSeenAt: g.lastSeenAt.toISOString(),
   }));
 }

@@ -8,11 +8,16 @@ import type { PrismaClient } from "../client";
 
 const MAX_KEY = 200;
 
+/** Untrusted text as Postgres can store it: U+0000 is not allowed in text or jsonb. */
+export function pgText(s: string): string {
+  return s.includes("\u0000") ? s.replaceAll("\u0000", "\uFFFD") : s;
+}
+
 /** Key for an untrusted group id of any length: the id itself, or a prefix plus its hash. */
 export function groupKey(groupId: string): string {
-  if (groupId.length <= MAX_KEY) return groupId;
+  if (groupId.length <= MAX_KEY && !groupId.includes("\u0000")) return groupId;
   const hash = createHash("sha256").update(groupId).digest("hex");
-  return `${groupId.slice(0, MAX_KEY - 72)}…sha256:${hash}`;
+  return `${pgText(groupId.slice(0, MAX_KEY - 72))}…sha256:${hash}`;
 }
 
 const str = (v: bigint | null) => (v === null ? null : v.toString());
@@ -20,7 +25,7 @@ const str = (v: bigint | null) => (v === null ? null : v.toString());
 export function serializeGroup(g: GroupSnapshot) {
   return {
     key: groupKey(g.groupId),
-    members: JSON.stringify(g.members),
+    members: pgText(JSON.stringify(g.members)),
     partitions: JSON.stringify(
       g.lag.partitions.map((p) => ({
         topic: p.topic,
@@ -50,7 +55,7 @@ export async function upsertGroups(
       SELECT ${clusterId}::uuid, x.k, x.g, x.t, x.s, x.pt, x.a, x.c, x.mc, x.ge, x.ae, x.tl::bigint,
         x.ml::bigint, x.ul, x.m::jsonb, x.p::jsonb, x.e::jsonb, ${seenAt}, ${seenAt}, NULL
       FROM unnest(
-        ${s.map((x) => x.key)}::text[], ${groups.map((g) => g.groupId)}::text[],
+        ${s.map((x) => x.key)}::text[], ${groups.map((g) => pgText(g.groupId))}::text[],
         ${groups.map((g) => g.type)}::text[], ${groups.map((g) => g.state)}::text[],
         ${groups.map((g) => g.protocolType)}::text[], ${groups.map((g) => g.assignor)}::text[],
         ${groups.map((g) => g.coordinatorId)}::int[], ${groups.map((g) => g.members.length)}::int[],
