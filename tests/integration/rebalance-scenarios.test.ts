@@ -254,6 +254,41 @@ describe("rebalance forensics on a real broker", () => {
     expect(reasons.some((r) => r.cause === "static-member-restarted")).toBe(true);
   });
 
+  it("a static member restarts after its session timeout: a rebalance out and one back in", async () => {
+    const t = await topic();
+    const g = uniqueName("fx-static-late");
+    const opts = {
+      bootstrap,
+      groupId: g,
+      topics: [t],
+      clientId: "static-late",
+      groupInstanceId: "inst-late",
+      sessionTimeoutMs: SESSION_MS,
+    };
+    const first = startJavaConsumer(opts);
+    live.push(first);
+    await stable(g, 1);
+    await new Promise((r) => setTimeout(r, 2500));
+    await first.stop(); // a static member sends no LeaveGroup: the broker waits for the session timeout
+    await waitFor(
+      `${g} Empty`,
+      async () => (await db.consumerGroup.findFirst({ where: { clusterId, groupId: g } }))?.state === "Empty",
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    live.push(startJavaConsumer(opts));
+    await waitForEpisode(g, "member-joined");
+    const all = await episodes(g);
+    expect(all.some((e) => e.causeKinds.includes("static-member-restarted"))).toBe(false);
+    const departure = all
+      .flatMap((e) => e.causes)
+      .find((c) => c.groupInstanceId === "inst-late" && c.kind !== "member-joined");
+    // Commits stopped a session timeout before the broker removed it, with records waiting.
+    expect(departure?.kind).toBe("member-crashed");
+    expect((await crossCheck(g, "member-crashed")).some((r) => r.cause === "member-crashed")).toBe(true);
+  });
+
   it("a Java consumer exceeds max.poll.interval and rejoins: a poll timeout", async () => {
     const t = await topic();
     const g = uniqueName("fx-poll");
