@@ -191,6 +191,46 @@ describe("observeGroup: events and episodes", () => {
     expect(e.partitionsMoved).toEqual(moved);
   });
 
+  test.each([
+    {
+      label: "assignment-changed names the partitions that moved",
+      next: group("g", { members: [a([tps("t", 0)]), b()], offsets: busy(2) }),
+      counts: { t: 2 },
+      kinds: ["assignment-changed", "member-joined"],
+    },
+    {
+      label: "subscription-changed names the topics before and after",
+      next: group("g", {
+        members: [member("a-1", { client: "a", topics: ["t", "u"], assignment: [tps("t", 0, 1)] })],
+        offsets: busy(2),
+      }),
+      counts: { t: 2, u: 1 },
+      kinds: ["subscription-changed"],
+    },
+    {
+      label: "partition-count-changed names the topic and counts",
+      next: group("g", { members: [a()], offsets: busy(2) }),
+      counts: { t: 5 },
+      kinds: ["partition-count-changed"],
+    },
+  ])("event: $label", ({ next, counts: c, kinds }) => {
+    const r = run([
+      { at: sec(1), group: group("g", { members: [a()], offsets: busy(1) }) },
+      { at: sec(2), group: next, counts: c },
+    ]);
+    expect(r.events.map((e) => e.kind).sort()).toEqual(kinds);
+    const details = r.events.map((e) => e.details);
+    if (kinds.includes("assignment-changed"))
+      expect(details).toContainEqual({
+        moved: 1,
+        partitions: [{ topic: "t", partition: 1, from: "a-1", to: "b-1" }],
+      });
+    if (kinds.includes("subscription-changed"))
+      expect(details).toContainEqual({ before: ["t"], after: ["t", "u"] });
+    if (kinds.includes("partition-count-changed"))
+      expect(details).toContainEqual({ topic: "t", from: 2, to: 5 });
+  });
+
   test("a rebalance with nothing visible to explain it is 'unknown', never a guess", () => {
     const r = run([
       { at: sec(1), group: group("g", { members: [a()], offsets: busy(1) }) },
