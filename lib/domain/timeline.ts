@@ -313,8 +313,8 @@ export function classifyDeparture(
       reason: `its commits stopped ${seconds(s)} before it left, which matches neither a clean leave nor a session timeout (${seconds(cfg.sessionTimeoutMs)})`,
     };
   }
-  // Timeouts too close to tell apart at this poll resolution: prefer the one a rejoin confirms.
-  if (candidates.includes("poll-timeout")) return { kind: "poll-timeout", confidence: "medium", reason: "" };
+  // Timeouts too close to tell apart at this poll resolution. A rejoin of the same client does
+  // not settle it: a supervisor restarting a crashed consumer rejoins with the same client id.
   return {
     kind: "unknown",
     confidence: "low",

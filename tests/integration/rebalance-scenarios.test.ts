@@ -15,7 +15,9 @@ const databaseUrl = inject("databaseUrl");
 const bootstrap = inject("kafkaBootstrap");
 const port = bootstrap.split(":")[1]!;
 const SESSION_MS = 6000;
-const MAX_POLL_MS = 8000;
+// Far enough apart that a crash (~6 s stall) and a poll timeout (~15 s) cannot be confused at
+// 1 s polls; when they can, the core answers "unknown" (unit-tested).
+const MAX_POLL_MS = 15_000;
 const clusterName = uniqueName("forensics");
 let db: PrismaClient;
 let admin: Admin;

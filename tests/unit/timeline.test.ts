@@ -216,7 +216,7 @@ describe("observeGroup: events and episodes", () => {
   ])("event: $label", ({ next, counts: c, kinds }) => {
     const r = run([
       { at: sec(1), group: group("g", { members: [a()], offsets: busy(1) }) },
-      { at: sec(2), group: next, counts: c },
+      { at: sec(2), group: next, counts: c as Record<string, number> },
     ]);
     expect(r.events.map((e) => e.kind).sort()).toEqual(kinds);
     const details = r.events.map((e) => e.details);
@@ -462,6 +462,13 @@ describe("classifyDeparture", () => {
     { label: "no backlog", stallMs: 10_500, backlog: false, rejoined: false, expected: "unknown" },
   ])("$label", ({ stallMs, backlog, rejoined, expected }) => {
     expect(classifyDeparture({ stallMs, backlog, rejoined, heldPartitions: 1 }, cfg).kind).toBe(expected);
+  });
+
+  test("session timeout and max.poll.interval too close to tell apart, even with a rejoin: unknown", () => {
+    const close: TimelineConfig = { ...cfg, sessionTimeoutMs: 10_000, maxPollIntervalMs: 11_000 };
+    const v = classifyDeparture({ stallMs: 10_500, backlog: true, rejoined: true, heldPartitions: 1 }, close);
+    expect(v.kind).toBe("unknown");
+    expect(v.reason).toMatch(/member-crashed and poll-timeout/);
   });
 
   test("timeouts too close to tell apart at the poll resolution: unknown, naming both", () => {
