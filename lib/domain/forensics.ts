@@ -2,20 +2,21 @@
 // summary and as a Markdown incident report an SRE can paste into a post-mortem. Pure: rows in
 // (already filtered to the window), values out.
 
-import type { Cause, CauseKind, MovedPartition } from "./timeline";
+import type { Cause, CauseKind, Episode } from "./timeline";
 
-export interface ForensicsEpisode {
-  groupId: string;
-  startedAfter: number;
-  detectedAt: number;
-  endedBy: number | null;
-  observedInProgress: boolean;
-  rebalance: boolean;
-  causes: Cause[];
-  membersBefore: string[];
-  membersAfter: string[];
-  partitionsMoved: MovedPartition[];
-}
+export type ForensicsEpisode = Pick<
+  Episode,
+  | "groupId"
+  | "startedAfter"
+  | "detectedAt"
+  | "endedBy"
+  | "observedInProgress"
+  | "rebalance"
+  | "causes"
+  | "membersBefore"
+  | "membersAfter"
+  | "partitionsMoved"
+>;
 
 export interface ForensicsEvent {
   groupId: string;
