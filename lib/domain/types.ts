@@ -7,30 +7,7 @@ export interface BrokerInfo {
   rack: string | null;
 }
 
-export interface ClusterInfo {
-  kafkaClusterId: string | null;
-  controllerId: number | null;
-  brokers: BrokerInfo[];
-}
-
 export interface TopicPartitions {
   topic: string;
   partitions: number[];
-}
-
-export interface GroupMember {
-  memberId: string;
-  groupInstanceId: string | null;
-  clientId: string;
-  clientHost: string;
-  subscribedTopics: string[];
-  assignment: TopicPartitions[];
-}
-
-export interface GroupDescription {
-  groupId: string;
-  state: string;
-  protocolType: string;
-  protocol: string;
-  members: GroupMember[];
 }

@@ -1,14 +1,18 @@
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
+import type { GroupSnapshot } from "../../lib/domain/snapshot";
+import { takeSnapshot } from "../../lib/kafka/snapshot";
+import { KafkaWire } from "../../lib/kafka/wire";
+import { logger } from "../../lib/logger";
 import { waitFor } from "../../scripts/lib/process";
-import { describeCluster, describeGroups, listGroupIds } from "../../lib/kafka/admin";
 import { startKafkajsConsumer, uniqueName, type Managed } from "../fixtures/processes";
 
-// A real kafkajs consumer group in a child process, read back through groupwatch's admin adapter.
+// A real kafkajs consumer group in a child process, read back through the collector's own path.
 
 const bootstrap = inject("kafkaBootstrap");
 let admin: Admin;
+let wire: KafkaWire;
 const consumers: Managed[] = [];
 
 beforeAll(async () => {
@@ -17,21 +21,30 @@ beforeAll(async () => {
     brokers: [bootstrap],
     logLevel: logLevel.NOTHING,
   }).admin();
-  await admin.connect();
+  wire = KafkaWire.create({ clusterName: "it", brokers: [bootstrap], clientId: "groupwatch-test" }, logger);
+  await Promise.all([admin.connect(), wire.connect()]);
 });
 
 afterAll(async () => {
   await Promise.all(consumers.map((c) => c.stop()));
-  await admin.disconnect();
+  await Promise.all([admin.disconnect(), wire.disconnect()]);
 });
 
-describe("admin adapter against a real broker", () => {
+async function groupIn(groupId: string, state: string): Promise<GroupSnapshot> {
+  return waitFor(`group ${state}`, async () => {
+    const { snapshot } = await takeSnapshot(wire);
+    const g = snapshot.groups.find((x) => x.groupId === groupId);
+    return g?.state === state ? g : undefined;
+  });
+}
+
+describe("reading a real broker", () => {
   it("describes the cluster: one broker on the test port", async () => {
-    const info = await describeCluster(admin);
-    expect(info.brokers).toHaveLength(1);
-    expect(info.brokers[0]).toMatchObject({ host: "127.0.0.1", port: Number(bootstrap.split(":")[1]) });
-    expect(info.controllerId).not.toBeNull();
-    expect(info.kafkaClusterId).toMatch(/\S+/);
+    const { snapshot } = await takeSnapshot(wire);
+    expect(snapshot.brokers).toHaveLength(1);
+    expect(snapshot.brokers[0]).toMatchObject({ host: "127.0.0.1", port: Number(bootstrap.split(":")[1]) });
+    expect(snapshot.controllerId).not.toBeNull();
+    expect(snapshot.kafkaClusterId).toMatch(/\S+/);
   });
 
   it("reads a live kafkajs group: Stable, one member, all partitions assigned to it", async () => {
@@ -48,14 +61,9 @@ describe("admin adapter against a real broker", () => {
     consumers.push(consumer);
     const joined = await consumer.waitForEvent("joined");
 
-    expect(await listGroupIds(admin)).toContain(groupId);
     // Right after JoinGroup the group can still be CompletingRebalance: wait for Stable.
-    const group = await waitFor("group Stable", async () => {
-      const [g] = await describeGroups(admin, [groupId]);
-      return g?.state === "Stable" ? g : undefined;
-    });
-
-    expect(group.protocolType).toBe("consumer");
+    const group = await groupIn(groupId, "Stable");
+    expect(group).toMatchObject({ type: "classic", protocolType: "consumer" });
     expect(group.members).toHaveLength(1);
     const member = group.members[0]!;
     expect(member.memberId).toBe(joined.memberId);
@@ -64,10 +72,7 @@ describe("admin adapter against a real broker", () => {
     expect(member.assignment).toEqual([{ topic, partitions: [0, 1, 2] }]);
 
     await consumer.stop();
-    const after = await waitFor("group Empty after clean leave", async () => {
-      const [g] = await describeGroups(admin, [groupId]);
-      return g?.state === "Empty" ? g : undefined;
-    });
+    const after = await groupIn(groupId, "Empty");
     expect(after.members).toHaveLength(0);
   });
 });

@@ -7,7 +7,8 @@ import { promisify } from "node:util";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { describeCluster } from "../../lib/kafka/admin";
+import { KafkaWire } from "../../lib/kafka/wire";
+import { logger } from "../../lib/logger";
 import { portOpen } from "../../scripts/lib/process";
 import { root, uniqueName } from "../fixtures/processes";
 
@@ -87,8 +88,15 @@ describe("scripts/kafka.sh", () => {
       await admin.connect();
       const topic = uniqueName("gw-39");
       await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true });
-      const info = await describeCluster(admin);
-      expect(info.brokers.map((b) => b.port)).toEqual([9192]);
+      const wire = KafkaWire.create(
+        { clusterName: "k39", brokers: ["127.0.0.1:9192"], clientId: "gw-test" },
+        logger,
+      );
+      await wire.connect();
+      const md = await wire.metadata();
+      await wire.disconnect();
+      expect(md.brokers.map((b) => b.port)).toEqual([9192]);
+      expect(md.topics.map((t) => t.name)).toContain(topic);
       expect(await admin.listTopics()).toContain(topic);
       await admin.disconnect();
     } finally {
