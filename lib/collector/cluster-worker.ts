@@ -1,12 +1,15 @@
+import { DEFAULT_RETENTION, type RetentionConfig } from "../config/retention";
 import type { Cluster, PrismaClient } from "../db/client";
 import { recordPoll } from "../db/queries/clusters";
 import { recordPollCycle, upsertGroups } from "../db/queries/groups";
+import { enforceRetention } from "../db/queries/retention";
 import { DEFAULT_MAX_BACKOFF_MS, foldPollOutcome, nextPollDelayMs } from "../domain/poll-schedule";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { takeSnapshot, type SnapshotResult } from "../kafka/snapshot";
 import { KafkaWire } from "../kafka/wire";
 import type { Logger } from "../logger";
 import { connectionFromRow } from "./cluster-connection";
+import { LagTracker, type GroupLagTime } from "./lag-tracker";
 import { TimelineTracker } from "./timeline-tracker";
 
 export interface WorkerDeps {
@@ -16,7 +19,12 @@ export interface WorkerDeps {
   collectorId: string;
   /** Renews this collector's lease on the cluster; false when another collector owns it. */
   holdsLease: () => Promise<boolean>;
+  /** How long each kind of data is kept; enforced every `retentionEveryMs`. */
+  retention?: RetentionConfig;
+  retentionEveryMs?: number;
 }
+
+const DEFAULT_RETENTION_EVERY_MS = 60_000;
 
 /** What the worker hands on after each successful cycle (timelines, alerts subscribe here). */
 export type SnapshotListener = (clusterId: string, snapshot: ClusterSnapshot) => Promise<void> | void;
@@ -32,6 +40,8 @@ export class ClusterWorker {
   private lastBrokers = "";
   private readonly log: Logger;
   private readonly timeline: TimelineTracker;
+  private readonly lag: LagTracker;
+  private retentionAt = 0;
 
   constructor(
     private cluster: Cluster,
@@ -39,6 +49,7 @@ export class ClusterWorker {
   ) {
     this.log = deps.log.child({ cluster: cluster.name });
     this.timeline = new TimelineTracker(deps.db, cluster.id);
+    this.lag = new LagTracker(deps.db, cluster.id);
   }
 
   start(): void {
@@ -54,6 +65,9 @@ export class ClusterWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.lag.flush().catch((e: unknown) => {
+      this.log.error({ error: describeError(e) }, "could not save the offset tables");
+    });
     await this.disconnect();
   }
 
@@ -93,10 +107,20 @@ export class ClusterWorker {
       this.log.warn({ errors: snapshot.poll.errors.slice(0, 5) }, "poll completed with errors");
     }
     if (snapshot) this.logBrokerChanges(snapshot);
+    let lagTimes = new Map<string, GroupLagTime>();
+    if (snapshot) {
+      try {
+        lagTimes = await this.lag.observe(snapshot);
+      } catch (e) {
+        this.log.error({ error: describeError(e) }, "could not compute lag in seconds");
+      }
+    }
     const durationMs = Date.now() - started;
     try {
-      if (snapshot && result)
-        await upsertGroups(this.deps.db, this.cluster.id, snapshot, result.listingComplete);
+      if (snapshot && result) {
+        const seconds = new Map([...lagTimes].map(([g, t]) => [g, t.seconds]));
+        await upsertGroups(this.deps.db, this.cluster.id, snapshot, result.listingComplete, seconds);
+      }
       await recordPoll(this.deps.db, {
         clusterId: this.cluster.id,
         state: outcome.state,
@@ -124,6 +148,8 @@ export class ClusterWorker {
       this.log.error({ error: describeError(e) }, "could not record poll outcome");
     }
     if (result) await this.recordTimeline(result);
+    if (snapshot) await this.recordLag(snapshot, lagTimes);
+    await this.enforceRetention();
     this.schedule(
       nextPollDelayMs(this.failures, {
         intervalMs: this.cluster.pollIntervalMs,
@@ -148,6 +174,32 @@ export class ClusterWorker {
       }
     } catch (e) {
       this.log.error({ error: describeError(e) }, "could not record the group timelines");
+    }
+  }
+
+  private async recordLag(snapshot: ClusterSnapshot, times: Map<string, GroupLagTime>): Promise<void> {
+    try {
+      await this.lag.record(snapshot, times);
+    } catch (e) {
+      this.log.error({ error: describeError(e) }, "could not record lag history");
+    }
+  }
+
+  private async enforceRetention(): Promise<void> {
+    const now = Date.now();
+    if (now - this.retentionAt < (this.deps.retentionEveryMs ?? DEFAULT_RETENTION_EVERY_MS)) return;
+    this.retentionAt = now;
+    try {
+      const r = await enforceRetention(
+        this.deps.db,
+        this.cluster.id,
+        this.deps.retention ?? DEFAULT_RETENTION,
+        new Date(now),
+      );
+      const deleted = Object.values(r.deleted).reduce((a, b) => a + b, 0);
+      if (r.rolledUpRaw + r.rolledUpMinutes + deleted > 0) this.log.info(r, "retention");
+    } catch (e) {
+      this.log.error({ error: describeError(e) }, "could not enforce retention");
     }
   }
 

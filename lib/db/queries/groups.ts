@@ -43,6 +43,7 @@ export async function upsertGroups(
   clusterId: string,
   snapshot: ClusterSnapshot,
   listingComplete: boolean,
+  lagSeconds: ReadonlyMap<string, number | null> = new Map(),
 ): Promise<void> {
   const seenAt = snapshot.poll.startedAt;
   const groups = snapshot.groups;
@@ -51,9 +52,10 @@ export async function upsertGroups(
     await db.$executeRaw`
       INSERT INTO consumer_group (cluster_id, group_key, group_id, type, state, protocol_type, assignor,
         coordinator_id, member_count, group_epoch, assignment_epoch, total_lag, max_lag,
-        unknown_lag_partitions, members, partitions, errors, first_seen_at, last_seen_at, deleted_at)
+        unknown_lag_partitions, lag_seconds, members, partitions, errors, first_seen_at, last_seen_at,
+        deleted_at)
       SELECT ${clusterId}::uuid, x.k, x.g, x.t, x.s, x.pt, x.a, x.c, x.mc, x.ge, x.ae, x.tl::bigint,
-        x.ml::bigint, x.ul, x.m::jsonb, x.p::jsonb, x.e::jsonb, ${seenAt}, ${seenAt}, NULL
+        x.ml::bigint, x.ul, x.ls, x.m::jsonb, x.p::jsonb, x.e::jsonb, ${seenAt}, ${seenAt}, NULL
       FROM unnest(
         ${s.map((x) => x.key)}::text[], ${groups.map((g) => pgText(g.groupId))}::text[],
         ${groups.map((g) => g.type)}::text[], ${groups.map((g) => g.state)}::text[],
@@ -62,15 +64,17 @@ export async function upsertGroups(
         ${groups.map((g) => g.groupEpoch)}::int[], ${groups.map((g) => g.assignmentEpoch)}::int[],
         ${groups.map((g) => g.lag.total.toString())}::text[], ${groups.map((g) => str(g.lag.max))}::text[],
         ${groups.map((g) => g.lag.unknownPartitions)}::int[], ${s.map((x) => x.members)}::text[],
-        ${s.map((x) => x.partitions)}::text[], ${groups.map((g) => JSON.stringify(g.errors))}::text[]
-      ) AS x(k, g, t, s, pt, a, c, mc, ge, ae, tl, ml, ul, m, p, e)
+        ${s.map((x) => x.partitions)}::text[], ${groups.map((g) => JSON.stringify(g.errors))}::text[],
+        ${groups.map((g) => lagSeconds.get(g.groupId) ?? null)}::float8[]
+      ) AS x(k, g, t, s, pt, a, c, mc, ge, ae, tl, ml, ul, m, p, e, ls)
       ON CONFLICT (cluster_id, group_key) DO UPDATE SET
         group_id = EXCLUDED.group_id, type = EXCLUDED.type, state = EXCLUDED.state,
         protocol_type = EXCLUDED.protocol_type, assignor = EXCLUDED.assignor,
         coordinator_id = EXCLUDED.coordinator_id, member_count = EXCLUDED.member_count,
         group_epoch = EXCLUDED.group_epoch, assignment_epoch = EXCLUDED.assignment_epoch,
         total_lag = EXCLUDED.total_lag, max_lag = EXCLUDED.max_lag,
-        unknown_lag_partitions = EXCLUDED.unknown_lag_partitions, members = EXCLUDED.members,
+        unknown_lag_partitions = EXCLUDED.unknown_lag_partitions, lag_seconds = EXCLUDED.lag_seconds,
+        members = EXCLUDED.members,
         partitions = EXCLUDED.partitions, errors = EXCLUDED.errors,
         last_seen_at = EXCLUDED.last_seen_at, deleted_at = NULL`;
   }
