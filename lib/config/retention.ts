@@ -21,8 +21,8 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 export const DEFAULT_RETENTION: RetentionConfig = {
-  lagRawMs: 6 * HOUR,
-  lagMinuteMs: 7 * DAY,
+  lagRawMs: 3 * HOUR,
+  lagMinuteMs: 3 * DAY,
   lagHourMs: 90 * DAY,
   timelineMs: 90 * DAY,
   pollCyclesMs: 7 * DAY,

@@ -136,17 +136,19 @@ export async function writeTimeline(db: PrismaClient, clusterId: string, w: Time
       }),
     );
   }
-  for (const [groupId, state] of w.states) {
-    const key = groupKey(groupId);
-    ops.push(
-      state === null
-        ? db.groupTimeline.deleteMany({ where: { clusterId, groupKey: key } })
-        : db.groupTimeline.upsert({
-            where: { clusterId_groupKey: { clusterId, groupKey: key } },
-            create: { clusterId, groupKey: key, state: plain(state), updatedAt: new Date(w.at) },
-            update: { state: plain(state), updatedAt: new Date(w.at) },
-          }),
-    );
+  // The remembered states: one upsert and one delete for all groups, however many there are.
+  const keep = [...w.states].filter((e): e is [string, GroupTimelineState] => e[1] !== null);
+  const drop = [...w.states].filter(([, st]) => st === null).map(([groupId]) => groupKey(groupId));
+  if (keep.length > 0) {
+    ops.push(db.$executeRaw`
+      INSERT INTO group_timeline (cluster_id, group_key, state, updated_at)
+      SELECT ${clusterId}::uuid, x.k, x.s::jsonb, ${new Date(w.at)}
+      FROM unnest(${keep.map(([groupId]) => groupKey(groupId))}::text[],
+        ${keep.map(([, st]) => JSON.stringify(plain(st)))}::text[]) AS x(k, s)
+      ON CONFLICT (cluster_id, group_key) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`);
+  }
+  if (drop.length > 0) {
+    ops.push(db.groupTimeline.deleteMany({ where: { clusterId, groupKey: { in: drop } } }));
   }
   if (ops.length > 0) await db.$transaction(ops);
 
