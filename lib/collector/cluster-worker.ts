@@ -2,13 +2,14 @@ import { DEFAULT_RETENTION, type RetentionConfig } from "../config/retention";
 import type { Cluster, PrismaClient } from "../db/client";
 import { recordPoll } from "../db/queries/clusters";
 import { recordPollCycle, upsertGroups } from "../db/queries/groups";
-import { enforceRetention } from "../db/queries/retention";
+import { enforceOutboxRetention, enforceRetention } from "../db/queries/retention";
 import { DEFAULT_MAX_BACKOFF_MS, foldPollOutcome, nextPollDelayMs } from "../domain/poll-schedule";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { takeSnapshot, type SnapshotResult } from "../kafka/snapshot";
 import { KafkaWire } from "../kafka/wire";
 import type { Logger } from "../logger";
 import { connectionFromRow } from "./cluster-connection";
+import { AlertTracker, type AlertConfig } from "./alert-tracker";
 import { LagTracker, type GroupLagTime } from "./lag-tracker";
 import { TimelineTracker } from "./timeline-tracker";
 
@@ -22,7 +23,10 @@ export interface WorkerDeps {
   /** How long each kind of data is kept; enforced every `retentionEveryMs`. */
   retention?: RetentionConfig;
   retentionEveryMs?: number;
+  alerts?: AlertConfig;
 }
+
+const DEFAULT_ALERTS: AlertConfig = { renotifyMs: 3_600_000, linkBase: "" };
 
 const DEFAULT_RETENTION_EVERY_MS = 60_000;
 
@@ -41,6 +45,7 @@ export class ClusterWorker {
   private readonly log: Logger;
   private readonly timeline: TimelineTracker;
   private readonly lag: LagTracker;
+  private readonly alerts: AlertTracker;
   private retentionAt = 0;
 
   constructor(
@@ -50,6 +55,7 @@ export class ClusterWorker {
     this.log = deps.log.child({ cluster: cluster.name });
     this.timeline = new TimelineTracker(deps.db, cluster.id);
     this.lag = new LagTracker(deps.db, cluster.id);
+    this.alerts = new AlertTracker(deps.db, cluster, deps.alerts ?? DEFAULT_ALERTS);
   }
 
   start(): void {
@@ -67,6 +73,9 @@ export class ClusterWorker {
     await this.running;
     await this.lag.flush().catch((e: unknown) => {
       this.log.error({ error: describeError(e) }, "could not save the offset tables");
+    });
+    await this.alerts.flush().catch((e: unknown) => {
+      this.log.error({ error: describeError(e) }, "could not save the consumer status windows");
     });
     await this.disconnect();
   }
@@ -149,6 +158,7 @@ export class ClusterWorker {
     }
     if (result) await this.recordTimeline(result);
     if (snapshot) await this.recordLag(snapshot, lagTimes);
+    if (result) await this.evaluateAlerts(result, lagTimes);
     await this.enforceRetention();
     this.schedule(
       nextPollDelayMs(this.failures, {
@@ -185,6 +195,23 @@ export class ClusterWorker {
     }
   }
 
+  private async evaluateAlerts(result: SnapshotResult, times: Map<string, GroupLagTime>): Promise<void> {
+    try {
+      const r = await this.alerts.apply(result.snapshot, result.listingComplete, times, (g) =>
+        this.timeline.stateSince(g),
+      );
+      for (const d of r.decisions) {
+        if (d.type === "update" && !d.notify) continue;
+        this.log.info(
+          { group: d.groupId, rule: d.kind, decision: d.type, notify: d.notify, summary: d.summary },
+          "incident",
+        );
+      }
+    } catch (e) {
+      this.log.error({ error: describeError(e) }, "could not evaluate alerts");
+    }
+  }
+
   private async enforceRetention(): Promise<void> {
     const now = Date.now();
     if (now - this.retentionAt < (this.deps.retentionEveryMs ?? DEFAULT_RETENTION_EVERY_MS)) return;
@@ -193,6 +220,11 @@ export class ClusterWorker {
       const r = await enforceRetention(
         this.deps.db,
         this.cluster.id,
+        this.deps.retention ?? DEFAULT_RETENTION,
+        new Date(now),
+      );
+      r.deleted.notifications = await enforceOutboxRetention(
+        this.deps.db,
         this.deps.retention ?? DEFAULT_RETENTION,
         new Date(now),
       );

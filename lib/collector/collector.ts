@@ -1,8 +1,10 @@
+import type { RetentionConfig } from "../config/retention";
 import type { Cluster, PrismaClient } from "../db/client";
 import { listEnabledClusters } from "../db/queries/clusters";
 import { acquireLease, releaseLease } from "../db/queries/leases";
 import type { Logger } from "../logger";
 import { connectionFingerprint } from "./cluster-connection";
+import type { AlertConfig } from "./alert-tracker";
 import { ClusterWorker, describeError } from "./cluster-worker";
 
 export interface CollectorOptions {
@@ -13,6 +15,8 @@ export interface CollectorOptions {
   configRefreshMs: number;
   /** How long a lease lives without renewal; another collector takes over after it. */
   leaseTtlMs: number;
+  retention?: RetentionConfig;
+  alerts?: AlertConfig;
 }
 
 // Keeps one worker per enabled cluster row that this collector holds the lease of. The table is

@@ -2,7 +2,10 @@
 // GROUPWATCH_CLUSTERS, polls every enabled cluster, stops cleanly on SIGINT/SIGTERM.
 import { hostname } from "node:os";
 
+import { webhookPolicyFromEnv } from "../alerts/url-policy";
+import { OutboxDeliverer } from "../alerts/deliverer";
 import { parseClustersEnv } from "../config/cluster-config";
+import { parseDuration, retentionFrom } from "../config/retention";
 import { prisma } from "../db/client";
 import { seedClusters } from "../db/queries/clusters";
 import { env } from "../env.js";
@@ -21,6 +24,9 @@ async function main(): Promise<void> {
     log.info({ clusters: seeds.map((c) => c.name) }, "seeded clusters from GROUPWATCH_CLUSTERS");
   }
   const collectorId = config.GROUPWATCH_COLLECTOR_ID ?? `${hostname()}:${process.pid}`;
+  const retention = retentionFrom(process.env);
+  const publicUrl = process.env.GROUPWATCH_PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  const renotify = process.env.GROUPWATCH_ALERT_RENOTIFY;
   const collector = new Collector({
     db,
     secretKey,
@@ -28,8 +34,28 @@ async function main(): Promise<void> {
     collectorId,
     configRefreshMs: config.GROUPWATCH_CONFIG_REFRESH_MS,
     leaseTtlMs: Math.max(config.GROUPWATCH_LEASE_TTL_MS, 2 * config.GROUPWATCH_CONFIG_REFRESH_MS),
+    retention,
+    alerts: {
+      renotifyMs:
+        renotify === undefined || renotify === ""
+          ? 3_600_000
+          : renotify === "0"
+            ? 0
+            : parseDuration(renotify),
+      linkBase: "",
+    },
+  });
+  // Any collector delivers the outbox; claims keep two of them from sending the same row.
+  const deliverer = new OutboxDeliverer({
+    db,
+    secretKey,
+    log: log.child({ component: "outbox" }),
+    policy: webhookPolicyFromEnv(),
+    baseUrl: publicUrl,
   });
   await collector.start();
+  // GROUPWATCH_DELIVER_WEBHOOKS=false: this collector decides but leaves delivery to others.
+  if (process.env.GROUPWATCH_DELIVER_WEBHOOKS !== "false") deliverer.start();
   log.info({ collectorId }, "collector started");
 
   let stopping = false;
@@ -42,8 +68,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    collector
-      .stop()
+    Promise.all([collector.stop(), deliverer.stop()])
       .then(() => db.$disconnect())
       .then(() => {
         log.info("collector stopped");

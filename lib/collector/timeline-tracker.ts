@@ -19,6 +19,11 @@ export class TimelineTracker {
     private readonly clusterId: string,
   ) {}
 
+  /** When the group's current state began, as the timeline knows it; null when unknown. */
+  stateSince(groupId: string): number | null {
+    return this.states?.get(groupId)?.stateSince ?? null;
+  }
+
   async apply({ snapshot, listingComplete }: SnapshotResult, cfg: TimelineConfig): Promise<TimelineWrite> {
     if (!this.states) {
       this.states = await loadTimelineStates(this.db, this.clusterId);

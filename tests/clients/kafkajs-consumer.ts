@@ -1,5 +1,6 @@
 // A real kafkajs consumer in its own process, driven by the integration tests.
-// Config comes as JSON in argv[2]: { brokers, groupId, topics, clientId?, sessionTimeoutMs? }.
+// Config comes as JSON in argv[2]: { brokers, groupId, topics, clientId?, sessionTimeoutMs?,
+// processDelayMs? }.
 // Prints one JSON line per event on stdout: {"event":"joined",...}, {"event":"stopped"}.
 // SIGTERM/SIGINT close the consumer (LeaveGroup); SIGKILL from the test simulates a crash.
 import { Kafka, logLevel } from "kafkajs";
@@ -10,6 +11,8 @@ interface Config {
   topics: string[];
   clientId?: string;
   sessionTimeoutMs?: number;
+  /** Time spent per message: a slow consumer that a producer can outrun. */
+  processDelayMs?: number;
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as Config;
@@ -39,7 +42,12 @@ consumer.on(consumer.events.GROUP_JOIN, (e) => {
 async function main() {
   await consumer.connect();
   for (const topic of config.topics) await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({ eachMessage: async () => {} });
+  const delay = config.processDelayMs ?? 0;
+  await consumer.run({
+    eachMessage: async () => {
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    },
+  });
 }
 
 let stopping = false;
