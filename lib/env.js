@@ -5,37 +5,79 @@
 import { z } from "zod";
 
 const ZLogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+/** Dashboard roles, weakest first (lib/auth/roles.ts orders them). */
+export const ZRole = z.enum(["viewer", "operator", "admin"]);
+/** Usernames: what an IdP's preferred_username or an email may hold, nothing else. */
+export const ZUsername = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.@+-]+$/, "letters, digits and . _ @ + - only");
 
-export const ZEnv = z.object({
-  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  /** PostgreSQL URL. Unset: the launcher starts the embedded database and sets it. */
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-    .optional(),
-  /** JSON array of clusters to seed into the database (see lib/config/cluster-config.ts). */
-  GROUPWATCH_CLUSTERS: z.string().optional(),
-  /** Key for sealing stored secrets (SASL passwords, TLS keys). Any string of 16+ chars. */
-  GROUPWATCH_SECRET_KEY: z.string().min(16, "must be at least 16 characters").optional(),
-  /** Project-local data directory: embedded database files, generated secret key. */
-  GROUPWATCH_DATA_DIR: z.string().default(".data"),
-  /** Port of the embedded database (only used when DATABASE_URL is unset). */
-  GROUPWATCH_EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
-  /** Identity of this collector process in status rows and leases. */
-  GROUPWATCH_COLLECTOR_ID: z.string().max(200).optional(),
-  /** How often the collector re-reads the cluster table (config changes without restart). */
-  GROUPWATCH_CONFIG_REFRESH_MS: z.coerce.number().int().min(200).max(600_000).default(5000),
-  /** A cluster's lease lasts this long without renewal; then another collector takes it over. */
-  GROUPWATCH_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
-  LOG_LEVEL: ZLogLevel.default("info"),
-  /** Web server port and bind address used by `npm start` / `npm run demo`. */
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOST: z.string().default("127.0.0.1"),
-  /** auto: start a local Kafka when no cluster is configured; never: do not. */
-  GROUPWATCH_LOCAL_KAFKA: z.enum(["auto", "never"]).default("auto"),
-  /** Port of the local Kafka started by the launcher and the tests. */
-  KAFKA_PORT: z.coerce.number().int().min(1).max(65535).default(9092),
-});
+export const ZEnv = z
+  .object({
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    /** PostgreSQL URL. Unset: the launcher starts the embedded database and sets it. */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    /** JSON array of clusters to seed into the database (see lib/config/cluster-config.ts). */
+    GROUPWATCH_CLUSTERS: z.string().optional(),
+    /** Key for sealing stored secrets (SASL passwords, TLS keys). Any string of 16+ chars. */
+    GROUPWATCH_SECRET_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+    /** Project-local data directory: embedded database files, generated secret key. */
+    GROUPWATCH_DATA_DIR: z.string().default(".data"),
+    /** Port of the embedded database (only used when DATABASE_URL is unset). */
+    GROUPWATCH_EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
+    /** Identity of this collector process in status rows and leases. */
+    GROUPWATCH_COLLECTOR_ID: z.string().max(200).optional(),
+    /** How often the collector re-reads the cluster table (config changes without restart). */
+    GROUPWATCH_CONFIG_REFRESH_MS: z.coerce.number().int().min(200).max(600_000).default(5000),
+    /** A cluster's lease lasts this long without renewal; then another collector takes it over. */
+    GROUPWATCH_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+    LOG_LEVEL: ZLogLevel.default("info"),
+    /** Web server port and bind address used by `npm start` / `npm run demo`. */
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().default("127.0.0.1"),
+    /** auto: start a local Kafka when no cluster is configured; never: do not. */
+    GROUPWATCH_LOCAL_KAFKA: z.enum(["auto", "never"]).default("auto"),
+    /** Port of the local Kafka started by the launcher and the tests. */
+    KAFKA_PORT: z.coerce.number().int().min(1).max(65535).default(9092),
+
+    // Sign-in (lib/auth). The local admin is created from these on first start only.
+    /** Username of the local admin created on first start. */
+    GROUPWATCH_ADMIN_USER: ZUsername.default("admin"),
+    /** Its password; unset: `npm start`/`npm run demo` generate one into <data dir>/admin-password. */
+    GROUPWATCH_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(200).optional(),
+    /** Signs and encrypts the session cookies; unset: generated into <data dir>/auth-secret. */
+    NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    /** Same as NEXTAUTH_SECRET (Auth.js v5 name); NEXTAUTH_SECRET wins when both are set. */
+    AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    /** The dashboard's public URL (needed for OIDC behind a proxy); unset: from the Host header. */
+    NEXTAUTH_URL: z.url().optional(),
+    /** Generic OpenID Connect provider, offered on the sign-in page when all three are set. */
+    GROUPWATCH_OIDC_ISSUER: z.url().optional(),
+    GROUPWATCH_OIDC_CLIENT_ID: z.string().optional(),
+    GROUPWATCH_OIDC_CLIENT_SECRET: z.string().optional(),
+    /** Label of the OIDC button. */
+    GROUPWATCH_OIDC_NAME: z.string().max(100).default("Single sign-on"),
+    /** ID-token claim (string or array) naming a role: viewer, operator or admin. */
+    GROUPWATCH_OIDC_ROLE_CLAIM: z.string().optional(),
+    /** Role of OIDC users created on first sign-in when the claim names none. */
+    GROUPWATCH_OIDC_DEFAULT_ROLE: ZRole.default("viewer"),
+  })
+  .superRefine((e, ctx) => {
+    const oidc = [e.GROUPWATCH_OIDC_ISSUER, e.GROUPWATCH_OIDC_CLIENT_ID, e.GROUPWATCH_OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["GROUPWATCH_OIDC_ISSUER"],
+        message:
+          "set GROUPWATCH_OIDC_ISSUER, GROUPWATCH_OIDC_CLIENT_ID and GROUPWATCH_OIDC_CLIENT_SECRET together",
+      });
+    }
+  });
 
 /** @typedef {z.infer<typeof ZEnv>} Env */
 

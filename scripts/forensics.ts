@@ -5,41 +5,23 @@ import { parseArgs } from "node:util";
 
 import { z } from "zod";
 
+import { NotFoundError } from "../lib/api/errors";
+import { forensicsMarkdown, forensicsOptions, getForensics } from "../lib/api/forensics";
+import { withWindow } from "../lib/api/params";
 import { createPrisma } from "../lib/db/client";
-import { loadForensics, NotFoundError } from "../lib/db/queries/forensics";
-import { renderMarkdown, summarize } from "../lib/domain/forensics";
 import { parseEnv } from "../lib/env.js";
 
-const MAX_WINDOW_MS = 31 * 24 * 3_600_000;
-
-const ZTime = z.string().transform((s, ctx) => {
-  const t = /^\d{10,16}$/.test(s) ? Number(s) : Date.parse(s);
-  if (!Number.isFinite(t)) {
-    ctx.addIssue({
-      code: "custom",
-      message: `"${s.slice(0, 60)}" is neither ISO-8601 nor epoch milliseconds`,
-    });
-    return z.NEVER;
-  }
-  return new Date(t);
-});
-
+// The same rules as GET /api/clusters/:cluster/forensics (lib/api), named as options here.
 const ZArgs = z
   .object({
-    cluster: z.string().min(1, "--cluster is required").max(200),
-    from: ZTime.optional(),
-    to: ZTime.optional(),
-    group: z.array(z.string().max(10_000)).max(1000).default([]),
-    format: z.enum(["md", "json"]).default("md"),
+    cluster: z.string().min(1, "--cluster is required").max(200, "--cluster may be 200 characters at most"),
+    ...forensicsOptions({ format: "md", names: { from: "--from", to: "--to" } }),
   })
-  .transform((a) => {
-    const to = a.to ?? new Date();
-    return { ...a, to, from: a.from ?? new Date(to.getTime() - 3_600_000) };
-  })
-  .refine((a) => a.from < a.to, { message: "--from must be before --to" })
-  .refine((a) => a.to.getTime() - a.from.getTime() <= MAX_WINDOW_MS, {
-    message: "the window may span 31 days at most",
-  });
+  .transform(
+    withWindow<{ cluster: string; from?: Date; to?: Date; group: string[]; format: "md" | "json" }>({
+      names: { from: "--from", to: "--to" },
+    }),
+  );
 
 async function main(): Promise<number> {
   let values;
@@ -69,18 +51,11 @@ async function main(): Promise<number> {
   }
   const db = createPrisma(env.DATABASE_URL);
   try {
-    const data = await loadForensics(db, {
-      cluster: args.data.cluster,
-      from: args.data.from,
-      to: args.data.to,
-      groups: args.data.group,
-    });
+    const report = await getForensics(db, args.data.cluster, args.data);
     if (args.data.format === "json") {
-      process.stdout.write(`${JSON.stringify({ ...data, summary: summarize(data) }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...report.input, summary: report.summary }, null, 2)}\n`);
     } else {
-      process.stdout.write(renderMarkdown(data));
-      if (data.truncated)
-        process.stdout.write("\n(truncated at 10,000 rows: narrow the window or the groups)\n");
+      process.stdout.write(forensicsMarkdown(report));
     }
     return 0;
   } catch (e) {

@@ -9,6 +9,8 @@ import { type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
+import { loadAuthSecret } from "../lib/auth/secret";
+import { ensureAdminUser } from "../lib/auth/bootstrap";
 import { parseClustersEnv, ZClusterConfig } from "../lib/config/cluster-config";
 import { createPrisma } from "../lib/db/client";
 import { seedClusters } from "../lib/db/queries/clusters";
@@ -96,11 +98,34 @@ async function buildWebIfStale(): Promise<void> {
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const sources = Math.max(
     ...["app", "components", "lib"].map((d) => newestMtime(path.join(root, d))),
-    statSync(path.join(root, "next.config.js")).mtimeMs,
+    ...["next.config.js", "proxy.ts"].map((f) =>
+      existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0,
+    ),
   );
   if (built > sources) return;
   say("building the web app (next build); later starts skip this until sources change");
   await run("build", bin("next"), ["build"], { cwd: root, env: childEnv });
+}
+
+// The local admin, on first start: GROUPWATCH_ADMIN_PASSWORD, or a generated password kept in
+// <data dir>/admin-password (0600) and printed this once.
+async function ensureLocalAdmin(db: ReturnType<typeof createPrisma>, dataDir: string): Promise<void> {
+  const admin = await ensureAdminUser(db, {
+    username: env.GROUPWATCH_ADMIN_USER,
+    password: env.GROUPWATCH_ADMIN_PASSWORD,
+    dataDir,
+  });
+  if (!admin.created) return;
+  if (admin.generatedPassword) {
+    say(`created the admin user "${admin.username}" with the password: ${admin.generatedPassword}`);
+    say(
+      `(also kept in ${admin.passwordFile}; change it, or set GROUPWATCH_ADMIN_PASSWORD before the first start)`,
+    );
+  } else {
+    say(
+      `created the admin user "${admin.username}" (password from ${admin.passwordFile ?? "GROUPWATCH_ADMIN_PASSWORD"})`,
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -114,13 +139,15 @@ async function main(): Promise<void> {
   // A local Kafka is started when nothing else is configured: no GROUPWATCH_CLUSTERS and no
   // cluster rows besides the launcher's own "local" one. --demo always starts it.
   const seeded = parseClustersEnv(env.GROUPWATCH_CLUSTERS);
+  const dataDir = path.resolve(root, env.GROUPWATCH_DATA_DIR);
   const db = createPrisma(childEnv.DATABASE_URL);
   try {
+    await ensureLocalAdmin(db, dataDir);
     const stored = await db.cluster.count({ where: { source: { not: "local" } } });
     const wantLocal = demo || (env.GROUPWATCH_LOCAL_KAFKA === "auto" && seeded.length === 0 && stored === 0);
     if (wantLocal) {
       const bootstrap = await startLocalKafka();
-      const key = loadSecretKey(env.GROUPWATCH_SECRET_KEY, path.resolve(root, env.GROUPWATCH_DATA_DIR));
+      const key = loadSecretKey(env.GROUPWATCH_SECRET_KEY, dataDir);
       const local = ZClusterConfig.parse({ name: "local", brokers: [bootstrap], pollIntervalMs: 2000 });
       await seedClusters(db, [local], key, "local");
     }
@@ -128,6 +155,8 @@ async function main(): Promise<void> {
     await db.$disconnect();
   }
 
+  // One session secret for every web process, generated once into the data dir when unset.
+  childEnv.NEXTAUTH_SECRET = loadAuthSecret(env.NEXTAUTH_SECRET ?? env.AUTH_SECRET, dataDir);
   await buildWebIfStale();
   const collector = spawnPrefixed("collector", bin("tsx"), ["lib/collector/main.ts"], {
     cwd: root,

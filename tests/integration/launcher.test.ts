@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -8,8 +8,9 @@ import { portOpen, waitFor } from "../../scripts/lib/process";
 import { startTs, type Managed } from "../fixtures/processes";
 
 // `npm run demo` end to end on a fresh data directory: embedded PGlite, migrations, the local
-// Kafka (reused from the test rig), collector, demo workload and web app. The page must list
-// the local cluster with the brokers the collector wrote.
+// Kafka (reused from the test rig), collector, demo workload and web app. Without a session the
+// page redirects to /login and the API answers 401; signed in as the generated admin, the page
+// lists the local cluster with the brokers the collector wrote.
 
 const bootstrap = inject("kafkaBootstrap");
 const kafkaPort = bootstrap.split(":")[1]!;
@@ -17,6 +18,31 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), "groupwatch-demo-"));
 const webPort = 31000 + Math.floor(Math.random() * 2000);
 const dbPort = 56000 + Math.floor(Math.random() * 2000);
 let launcher: Managed | undefined;
+
+/** Signs in through NextAuth's credentials endpoint, as the login form does; the Cookie header. */
+async function signIn(url: string, username: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const eq = pair!.indexOf("=");
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+  };
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${url}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: header() },
+    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
+    redirect: "manual",
+  });
+  keep(res);
+  expect([...jar.keys()]).toContain("next-auth.session-token");
+  return header();
+}
 
 afterAll(async () => {
   await launcher?.stop(60_000);
@@ -32,13 +58,33 @@ describe("npm run demo", () => {
       GROUPWATCH_EMBEDDED_DB_PORT: String(dbPort),
       PORT: String(webPort),
       KAFKA_PORT: kafkaPort,
+      // Sign-in from defaults: admin "admin", password and session secret generated in dataDir.
+      GROUPWATCH_ADMIN_USER: "",
+      GROUPWATCH_ADMIN_PASSWORD: "",
+      NEXTAUTH_SECRET: "",
+      AUTH_SECRET: "",
     });
     const [, url] = await launcher.waitForOutput(/groupwatch is running: (http:\/\/\S+)/, 300_000);
 
+    // The generated admin password: printed once, kept in the data dir readable by its owner only.
+    const [, password] = /created the admin user "admin" with the password: (\S+)/.exec(launcher.output())!;
+    const passwordFile = path.join(dataDir, "admin-password");
+    expect(readFileSync(passwordFile, "utf8").trim()).toBe(password);
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+
+    const anonymousPage = await fetch(url!, { redirect: "manual" });
+    expect(anonymousPage.status).toBe(307);
+    expect(anonymousPage.headers.get("location")).toMatch(/\/login\?callbackUrl=%2F$/);
+    const anonymousApi = await fetch(`${url}/api/clusters`);
+    expect(anonymousApi.status).toBe(401);
+    expect(await anonymousApi.json()).toEqual({ error: expect.any(String) as unknown });
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+
+    const cookie = await signIn(url!, "admin", password!);
     const html = await waitFor(
       "the local cluster's brokers on the page",
       async () => {
-        const res = await fetch(url!);
+        const res = await fetch(url!, { headers: { cookie } });
         const text = await res.text();
         return res.ok && text.includes('data-testid="broker"') ? text : undefined;
       },
@@ -47,7 +93,9 @@ describe("npm run demo", () => {
     expect(html).toContain('data-cluster-name="local"');
     expect(html).toMatch(new RegExp(`<td>127\\.0\\.0\\.1</td><td>${kafkaPort}</td>`));
 
-    const api = (await (await fetch(`${url}/api/clusters`)).json()) as {
+    const apiRes = await fetch(`${url}/api/clusters`, { headers: { cookie } });
+    expect(apiRes.status, await apiRes.clone().text()).toBe(200);
+    const api = (await apiRes.json()) as {
       clusters: { name: string; status: { state: string; brokers: { port: number }[] } | null }[];
     };
     const local = api.clusters.find((c) => c.name === "local");

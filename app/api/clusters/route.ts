@@ -1,11 +1,14 @@
-import { NextResponse } from "next/server";
+import { z } from "zod";
 
+import { listClusters } from "@/lib/api/clusters";
+import { handler, parseQuery } from "@/lib/api/handler";
+import { ZNoParams } from "@/lib/api/route-params";
 import { prisma } from "@/lib/db/client";
-import { listClusterOverviews } from "@/lib/db/queries/clusters";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  const clusters = await listClusterOverviews(prisma());
-  return NextResponse.json({ clusters });
-}
+/** GET /api/clusters: every cluster with its poll status. */
+export const GET = handler("viewer", ZNoParams, async ({ url }) => {
+  parseQuery(url, z.strictObject({}));
+  return listClusters(prisma());
+});
