@@ -4,6 +4,10 @@
 // as arguments.
 import { z } from "zod";
 
+const ZDuration = z
+  .string()
+  .regex(/^\s*\d+(\.\d+)?\s*(ms|s|m|h|d|w)?\s*$/i, "must be a duration such as 90s, 30m, 6h or 7d");
+
 const ZLogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 /** Dashboard roles, weakest first (lib/auth/roles.ts orders them). */
 export const ZRole = z.enum(["viewer", "operator", "admin"]);
@@ -44,6 +48,30 @@ export const ZEnv = z
     GROUPWATCH_LOCAL_KAFKA: z.enum(["auto", "never"]).default("auto"),
     /** Port of the local Kafka started by the launcher and the tests. */
     KAFKA_PORT: z.coerce.number().int().min(1).max(65535).default(9092),
+
+    // Retention (lib/config/retention.ts): durations such as 90s, 30m, 6h, 7d.
+    /** Lag at poll resolution (default 3h); older samples become 1-minute buckets. */
+    GROUPWATCH_RETENTION_LAG_RAW: ZDuration.optional(),
+    /** 1-minute lag buckets (default 3d); older ones become 1-hour buckets. */
+    GROUPWATCH_RETENTION_LAG_MINUTE: ZDuration.optional(),
+    /** 1-hour lag buckets (default 90d). */
+    GROUPWATCH_RETENTION_LAG_HOUR: ZDuration.optional(),
+    /** Events, rebalance episodes, ended sessions, state intervals (default 90d). */
+    GROUPWATCH_RETENTION_TIMELINE: ZDuration.optional(),
+    /** Poll cycle records (default 7d). */
+    GROUPWATCH_RETENTION_POLL_CYCLES: ZDuration.optional(),
+    /** Resolved incidents and sent/failed notifications (default 90d). */
+    GROUPWATCH_RETENTION_ALERTS: ZDuration.optional(),
+
+    // Alerts (lib/domain/alerts, lib/alerts).
+    /** Re-send a notification for a still-open incident this often (default 1h; 0 = never). */
+    GROUPWATCH_ALERT_RENOTIFY: z.union([z.literal("0"), ZDuration]).optional(),
+    /** The dashboard's public URL, used in notification links (default http://HOST:PORT). */
+    GROUPWATCH_PUBLIC_URL: z.url().optional(),
+    /** false: this collector decides incidents but leaves webhook delivery to other collectors. */
+    GROUPWATCH_DELIVER_WEBHOOKS: z.enum(["true", "false"]).default("true"),
+    /** Comma-separated hosts webhooks may go to (*.example.com allowed); unset: any host. */
+    GROUPWATCH_WEBHOOK_ALLOWED_HOSTS: z.string().optional(),
 
     // Sign-in (lib/auth). The local admin is created from these on first start only.
     /** Username of the local admin created on first start. */

@@ -24,9 +24,9 @@ async function main(): Promise<void> {
     log.info({ clusters: seeds.map((c) => c.name) }, "seeded clusters from GROUPWATCH_CLUSTERS");
   }
   const collectorId = config.GROUPWATCH_COLLECTOR_ID ?? `${hostname()}:${process.pid}`;
-  const retention = retentionFrom(process.env);
-  const publicUrl = process.env.GROUPWATCH_PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
-  const renotify = process.env.GROUPWATCH_ALERT_RENOTIFY;
+  const retention = retentionFrom(config);
+  const publicUrl = config.GROUPWATCH_PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  const renotify = config.GROUPWATCH_ALERT_RENOTIFY;
   const collector = new Collector({
     db,
     secretKey,
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   });
   await collector.start();
   // GROUPWATCH_DELIVER_WEBHOOKS=false: this collector decides but leaves delivery to others.
-  if (process.env.GROUPWATCH_DELIVER_WEBHOOKS !== "false") deliverer.start();
+  if (config.GROUPWATCH_DELIVER_WEBHOOKS === "true") deliverer.start();
   log.info({ collectorId }, "collector started");
 
   let stopping = false;

@@ -41,10 +41,10 @@ export function parseDuration(text: string): number {
 }
 
 /** The retention from GROUPWATCH_RETENTION_* variables; the tiers must be in order. */
-export function retentionFrom(vars: Record<string, string | undefined>): RetentionConfig {
+export function retentionFrom(vars: Readonly<Record<string, unknown>>): RetentionConfig {
   const pick = (name: string, fallback: number) => {
     const v = vars[`GROUPWATCH_RETENTION_${name}`];
-    if (v === undefined || v === "") return fallback;
+    if (typeof v !== "string" || v === "") return fallback;
     try {
       return parseDuration(v);
     } catch (e) {
