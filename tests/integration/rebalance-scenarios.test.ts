@@ -27,7 +27,7 @@ let clusterId: string;
 const live: Managed[] = [];
 const topicsToFeed = new Set<string>();
 let feeding: NodeJS.Timeout | undefined;
-const tally = { scenarios: 0, brokerRebalances: 0, episodes: 0, matched: 0 };
+const tally = { scenarios: 0, brokerRebalances: 0, episodes: 0, matched: 0, unmatched: [] as string[] };
 
 interface EpisodeRow {
   causeKinds: string[];
@@ -81,6 +81,10 @@ async function crossCheck(groupId: string, expected: string) {
   tally.episodes += recorded.filter((e) => e.rebalance).length;
   if (reasons.some((r) => r.cause === expected) && recorded.some((e) => e.causeKinds.includes(expected)))
     tally.matched++;
+  else
+    tally.unmatched.push(
+      `${expected} (broker: ${reasons.map((r) => r.cause).join(",") || "none"}; recorded: ${recorded.map((e) => e.causeKinds.join("+")).join(",") || "none"})`,
+    );
   return reasons;
 }
 
@@ -130,7 +134,7 @@ afterAll(async () => {
   await producer?.disconnect().catch(() => undefined);
   await admin?.disconnect().catch(() => undefined);
   process.stdout.write(
-    `rebalance scenarios: ${tally.scenarios} scenarios, ${tally.brokerRebalances} broker 'Preparing to rebalance' lines, ${tally.episodes} rebalance episodes recorded, ${tally.matched} causes matching the broker's stated reason\n`,
+    `rebalance scenarios: ${tally.scenarios} scenarios, ${tally.brokerRebalances} broker 'Preparing to rebalance' lines, ${tally.episodes} rebalance episodes recorded, ${tally.matched} causes matching the broker's stated reason${tally.unmatched.length > 0 ? `; unmatched: ${tally.unmatched.join("; ")}` : ""}\n`,
   );
   await db?.cluster.deleteMany({ where: { name: clusterName } });
   await db?.$disconnect();
