@@ -67,8 +67,11 @@ describe("collector restart", () => {
     const before = {
       events: await db.groupEvent.count({ where: { clusterId, groupId } }),
       episodes: await db.rebalanceEpisode.count({ where: { clusterId, groupId } }),
-      sessions: await db.memberSession.findMany({ where: { clusterId }, orderBy: { id: "asc" } }),
-      intervals: await db.groupStateInterval.count({ where: { clusterId } }),
+      sessions: await db.memberSession.findMany({
+        where: { clusterId, groupKey: groupId },
+        orderBy: { id: "asc" },
+      }),
+      intervals: await db.groupStateInterval.count({ where: { clusterId, groupKey: groupId } }),
     };
     await first.stop();
     const stoppedAt = new Date();
@@ -94,8 +97,18 @@ describe("collector restart", () => {
     expect(await db.rebalanceEpisode.count({ where: { clusterId, groupId } })).toBe(before.episodes);
     // Without the stored state the first cycle would start the timeline anew: a new state
     // interval, and sessions re-opened as "already there when watching started".
-    expect(await db.groupStateInterval.count({ where: { clusterId } })).toBe(before.intervals);
-    const sessionsAfter = await db.memberSession.findMany({ where: { clusterId }, orderBy: { id: "asc" } });
+    // Other groups on the shared broker may change state meanwhile (their intervals start after a
+    // known earlier poll); a timeline started anew has no such bound (from_after null).
+    expect(await db.groupStateInterval.count({ where: { clusterId, groupKey: groupId } })).toBe(
+      before.intervals,
+    );
+    expect(
+      await db.groupStateInterval.count({ where: { clusterId, from: { gt: stoppedAt }, fromAfter: null } }),
+    ).toBe(0);
+    const sessionsAfter = await db.memberSession.findMany({
+      where: { clusterId, groupKey: groupId },
+      orderBy: { id: "asc" },
+    });
     expect(sessionsAfter.map((x) => [x.memberId, x.joinedAt.getTime(), x.joinedObserved, x.leftAt])).toEqual(
       before.sessions.map((x) => [x.memberId, x.joinedAt.getTime(), x.joinedObserved, x.leftAt]),
     );
