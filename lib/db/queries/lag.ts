@@ -1,5 +1,6 @@
 import type { OffsetPoint } from "../../domain/lag-time";
 import type { PrismaClient } from "../client";
+import { Prisma } from "../generated/client";
 
 // Lag history: raw change-only samples, their rollups, and the per-partition offset tables that
 // lag-in-seconds interpolates in. Every write is one statement per cycle, whatever the number
@@ -72,6 +73,16 @@ export async function deleteOffsetTables(
     WHERE h.cluster_id = ${clusterId}::uuid AND h.topic = x.t AND h.partition = x.p`;
 }
 
+/** A bucket rolled up in two passes (late rows) merges instead of failing. */
+const MERGE_INTO_ROLLUP = Prisma.sql`
+    ON CONFLICT (cluster_id, group_key, bucket_seconds, at) DO UPDATE SET
+      samples = lag_rollup.samples + EXCLUDED.samples,
+      total_lag_max = GREATEST(lag_rollup.total_lag_max, EXCLUDED.total_lag_max),
+      total_lag_last = EXCLUDED.total_lag_last,
+      max_lag = GREATEST(lag_rollup.max_lag, EXCLUDED.max_lag),
+      lag_seconds_max = GREATEST(lag_rollup.lag_seconds_max, EXCLUDED.lag_seconds_max),
+      partitions = lag_rollup.partitions || EXCLUDED.partitions`;
+
 /**
  * Moves raw samples older than `before` into buckets of `bucketSeconds` (in one statement: the
  * rows are deleted and their rollups written atomically). `before` is aligned down to a bucket
@@ -112,13 +123,7 @@ export async function rollUpRawSamples(
     SELECT ${clusterId}::uuid, agg.group_key, ${bucketSeconds}, agg.bucket, agg.samples, agg.total_lag_max,
       agg.total_lag_last, agg.max_lag, agg.lag_seconds_max, coalesce(parts.partitions, '{}'::jsonb)
     FROM agg LEFT JOIN parts USING (group_key, bucket)
-    ON CONFLICT (cluster_id, group_key, bucket_seconds, at) DO UPDATE SET
-      samples = lag_rollup.samples + EXCLUDED.samples,
-      total_lag_max = GREATEST(lag_rollup.total_lag_max, EXCLUDED.total_lag_max),
-      total_lag_last = EXCLUDED.total_lag_last,
-      max_lag = GREATEST(lag_rollup.max_lag, EXCLUDED.max_lag),
-      lag_seconds_max = GREATEST(lag_rollup.lag_seconds_max, EXCLUDED.lag_seconds_max),
-      partitions = lag_rollup.partitions || EXCLUDED.partitions`;
+    ${MERGE_INTO_ROLLUP}`;
 }
 
 /** Moves rollups of `fromSeconds` older than `before` into coarser buckets of `toSeconds`. */
@@ -157,13 +162,7 @@ export async function rollUpRollups(
     SELECT ${clusterId}::uuid, agg.group_key, ${toSeconds}, agg.bucket, agg.samples, agg.total_lag_max,
       agg.total_lag_last, agg.max_lag, agg.lag_seconds_max, coalesce(parts.partitions, '{}'::jsonb)
     FROM agg LEFT JOIN parts USING (group_key, bucket)
-    ON CONFLICT (cluster_id, group_key, bucket_seconds, at) DO UPDATE SET
-      samples = lag_rollup.samples + EXCLUDED.samples,
-      total_lag_max = GREATEST(lag_rollup.total_lag_max, EXCLUDED.total_lag_max),
-      total_lag_last = EXCLUDED.total_lag_last,
-      max_lag = GREATEST(lag_rollup.max_lag, EXCLUDED.max_lag),
-      lag_seconds_max = GREATEST(lag_rollup.lag_seconds_max, EXCLUDED.lag_seconds_max),
-      partitions = lag_rollup.partitions || EXCLUDED.partitions`;
+    ${MERGE_INTO_ROLLUP}`;
 }
 
 function alignDown(at: Date, bucketSeconds: number): Date {
