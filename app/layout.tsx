@@ -1,10 +1,15 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
 
+import { NavLinks } from "@/components/nav-links";
+import { THEME_SCRIPT, ThemeToggle } from "@/components/theme-toggle";
 import { layoutPrincipal } from "@/lib/auth/page";
+import { roleAtLeast } from "@/lib/auth/roles";
 import { UserMenu } from "@/lib/auth/user-menu";
 
 import "./globals.css";
+import { Providers } from "./providers";
 
 export const metadata: Metadata = {
   title: "groupwatch",
@@ -16,15 +21,26 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const principal = await layoutPrincipal();
   return (
-    <html lang="en">
+    // data-theme is set by THEME_SCRIPT before first paint, so React sees a changed attribute.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* A constant script (no user data): picks the theme before the first paint. */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
         <header className="topbar">
-          <a href="/" className="brand">
+          <Link href="/" className="brand">
             groupwatch
-          </a>
-          {principal ? <UserMenu principal={principal} /> : null}
+          </Link>
+          {principal ? <NavLinks admin={roleAtLeast(principal.role, "admin")} /> : null}
+          <div className="topbar-end">
+            <ThemeToggle />
+            {principal ? <UserMenu principal={principal} /> : null}
+          </div>
         </header>
-        <main>{children}</main>
+        <Providers>
+          <main>{children}</main>
+        </Providers>
       </body>
     </html>
   );

@@ -66,6 +66,31 @@ export function parseQuery<S extends z.ZodType>(
   return schema.parse(values);
 }
 
+/** 409: the change conflicts with what exists (a duplicate name, say). */
+export class ConflictError extends Error {
+  override name = "ConflictError";
+}
+
+/** The JSON request body parsed with `schema`: 400 when it is not JSON or does not match. */
+export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const text = await request.text();
+  let json: unknown;
+  try {
+    json = text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    throw new BadRequestError("the request body is not valid JSON", [
+      { path: "", message: "expected a JSON object" },
+    ]);
+  }
+  if (json === undefined) {
+    throw new BadRequestError("the request body is empty", [{ path: "", message: "expected a JSON object" }]);
+  }
+  return schema.parse(json);
+}
+
+/** A JSON answer with a status other than 200 (201 Created, 202 Accepted). */
+export const withStatus = (body: unknown, status: number): Response => jsonResponse(body, status);
+
 export function handler<P>(
   role: Role,
   paramsSchema: z.ZodType<P>,
@@ -91,6 +116,7 @@ export function handler<P>(
         return jsonResponse({ error: e.message, details: e.details }, 400);
       }
       if (e instanceof NotFoundError) return jsonResponse({ error: e.message }, 404);
+      if (e instanceof ConflictError) return jsonResponse({ error: e.message }, 409);
       logger.error(
         { err: e, method: request.method, path: new URL(request.url).pathname },
         "api request failed",

@@ -105,6 +105,7 @@ export class AlertTracker {
         { at, partitions: partitionInputs(g) },
         DEFAULT_CONSUMER_STATUS_CONFIG,
       );
+      const hadMembers = (prev?.window.hadMembers ?? false) || g.members.length > 0;
       const rules = resolveRules(inputs.overrides, this.cluster.id, g.groupId);
       const time = lagTimes.get(g.groupId);
       const evaluated = evaluateGroup(
@@ -120,13 +121,20 @@ export class AlertTracker {
           lagSeconds: time?.seconds ?? null,
           consumerStatus: status.group,
           episodes: inputs.episodes.get(key) ?? [],
+          hadMembers,
         },
         rules,
         at,
       );
       windows.set(key, {
         status: status.group,
-        window: { version: 1, status: status.state, alert: evaluated.state, partitions: status.partitions },
+        window: {
+          version: 1,
+          status: status.state,
+          alert: evaluated.state,
+          partitions: status.partitions,
+          hadMembers,
+        },
       });
       this.dirty.add(key);
       result.statuses.set(g.groupId, status.group);

@@ -67,12 +67,22 @@ beforeAll(async () => {
   endpointId = created.value.id;
   running.push(startTs("lib/collector/main.ts", [], collectorEnv("alerts-collector", clusterName)));
   clusterId = await clusterRow(clusterName);
-  // Rules for this cluster: short windows so the test runs in seconds, not minutes.
+  // Rules for this cluster: off for every group (the shared broker holds other tests' groups),
+  // on with short windows for this test's groups, through group-glob overrides.
   await db.alertRule.createMany({
     data: [
-      { clusterId, kind: "storm", params: { minEpisodes: 3, windowMs: 25_000 } },
-      { clusterId, kind: "lag", params: { totalOffsets: 300, seconds: null, sustainMs: 3000 } },
-      { clusterId, kind: "emptied", enabled: false },
+      ...(["storm", "stuck", "lag", "status", "emptied"] as const).map((kind) => ({
+        clusterId,
+        kind,
+        enabled: false,
+      })),
+      { clusterId, groupGlob: "storm-group-*", kind: "storm", params: { minEpisodes: 3, windowMs: 25_000 } },
+      {
+        clusterId,
+        groupGlob: "lag-group-*",
+        kind: "lag",
+        params: { totalOffsets: 300, seconds: null, sustainMs: 3000 },
+      },
     ],
   });
 });
@@ -215,13 +225,12 @@ describe("alerts", () => {
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await admin.disconnect();
     const producer = kafka.producer();
     await producer.connect();
-    await producer.send({ topic, messages: Array.from({ length: 10 }, (_, i) => ({ value: String(i) })) });
-    await producer.disconnect();
-    // A group that went away leaving lag behind: "emptied with lag" fires on the first cycle.
-    await admin.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: "0" }] });
-    await admin.disconnect();
+    const produce = (n: number) =>
+      producer.send({ topic, messages: Array.from({ length: n }, (_, i) => ({ value: String(i) })) });
+    await produce(5);
 
     const deciding = startTs(
       "lib/collector/main.ts",
@@ -230,6 +239,24 @@ describe("alerts", () => {
     );
     running.push(deciding);
     const killedClusterId = await clusterRow(cluster);
+    // A consumer joins (the group is seen with a member), then leaves; records arrive after it:
+    // the group went Empty with lag, and "emptied with lag" fires.
+    const member = startKafkajsConsumer({
+      brokers: [bootstrap],
+      groupId,
+      topics: [topic],
+      clientId: "leaver",
+    });
+    running.push(member);
+    await waitFor("the group seen with its member, caught up", async () => {
+      const g = await db.consumerGroup.findFirst({ where: { clusterId: killedClusterId, groupId } });
+      return (
+        g?.state === "Stable" && g.memberCount === 1 && g.totalLag === 0n && g.unknownLagPartitions === 0
+      );
+    });
+    await member.stop();
+    await produce(10);
+    await producer.disconnect();
     const incident = await waitFor("the emptied incident and its outbox row", async () => {
       const i = await db.incident.findFirst({
         where: { clusterId: killedClusterId, groupId, kind: "emptied", state: "open" },

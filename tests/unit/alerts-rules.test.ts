@@ -421,6 +421,13 @@ describe("emptied", () => {
     expect(f.details).toMatchObject({ state, totalLag, minLag: 1 });
   });
 
+  test("a group only ever seen Empty did not go Empty: no incident", () => {
+    const f = evalOne("emptied", { state: "Empty", totalLag: "500", memberCount: 0, hadMembers: false });
+    expect(f).toMatchObject({ firing: false, summary: "never had members while watched" });
+    expect(f.details).toMatchObject({ hadMembers: false });
+    expect(evalOne("emptied", { state: "Empty", totalLag: "500", hadMembers: true }).firing).toBe(true);
+  });
+
   test("minLag override at the limit", () => {
     const r = rules([{ kind: "emptied", params: { minLag: 100 } }]);
     expect(evalOne("emptied", { state: "Empty", totalLag: "99" }, r).firing).toBe(false);

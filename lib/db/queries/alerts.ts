@@ -19,6 +19,8 @@ export interface StoredAlertWindow {
   status: ConsumerStatusState | null;
   alert: GroupAlertState | null;
   partitions: PartitionStatus[];
+  /** The group has had members since it was first watched (see the "emptied" rule). */
+  hadMembers?: boolean;
 }
 
 export async function loadAlertWindows(

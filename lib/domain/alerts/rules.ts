@@ -45,6 +45,10 @@ export interface GroupAlertInput {
   consumerStatus: ConsumerStatus;
   /** Recent episodes, including ones inferred between polls. */
   episodes: EpisodeInput[];
+  /** Whether the group has had members since it was first watched. "Emptied" means it WENT
+   *  Empty: a group only ever seen Empty (abandoned offsets, a reset by a tool) does not fire.
+   *  Undefined: unknown, treated as true. */
+  hadMembers?: boolean;
 }
 
 export interface LagPoint {
@@ -242,14 +246,23 @@ function emptied(rule: Rule<"emptied">, input: GroupAlertInput): Finding {
   const { minLag } = rule.params;
   const total = toBigOrNull(input.totalLag);
   const empty = input.state === "Empty";
-  const firing = empty && total !== null && total >= BigInt(minLag);
+  const wentEmpty = input.hadMembers !== false;
+  const firing = empty && wentEmpty && total !== null && total >= BigInt(minLag);
   return {
     kind: "emptied",
     firing,
     severity: rule.severity,
-    summary: empty
-      ? `no members, lag ${input.totalLag} left`
-      : `${plural(input.memberCount, "member")} (${input.state})`,
-    details: { state: input.state, members: input.memberCount, totalLag: input.totalLag, minLag },
+    summary: !empty
+      ? `${plural(input.memberCount, "member")} (${input.state})`
+      : wentEmpty
+        ? `no members, lag ${input.totalLag} left`
+        : "never had members while watched",
+    details: {
+      state: input.state,
+      members: input.memberCount,
+      totalLag: input.totalLag,
+      minLag,
+      ...(wentEmpty ? {} : { hadMembers: false }),
+    },
   };
 }
