@@ -1,27 +1,12 @@
 // The cluster page's table state in the URL (?q=&state=&type=&sort=&order=&limit=&cursor=),
 // so a filtered, sorted page is a shareable link. Defaults are left out of the URL. Pure; the
-// lists mirror lib/api/groups.ts (kept out of the client bundle, which must not import Prisma).
+// lists come from lib/api/group-lists.ts, which imports nothing (no Prisma in the bundle).
 
-export const LIST_STATES = [
-  "Empty",
-  "PreparingRebalance",
-  "CompletingRebalance",
-  "Stable",
-  "Dead",
-  "Assigning",
-  "Reconciling",
-  "Unknown",
-] as const;
-export const LIST_TYPES = ["classic", "consumer", "share", "streams", "unknown"] as const;
-export const LIST_SORTS = [
-  "lag",
-  "lagSeconds",
-  "rebalances1h",
-  "rebalances24h",
-  "name",
-  "members",
-  "state",
-] as const;
+import { GROUP_SORTS, GROUP_STATES, GROUP_TYPES } from "@/lib/api/group-lists";
+
+export const LIST_STATES = GROUP_STATES;
+export const LIST_TYPES = GROUP_TYPES;
+export const LIST_SORTS = GROUP_SORTS;
 export const PAGE_SIZES = [25, 50, 100, 250, 500] as const;
 export const DEFAULT_PAGE_SIZE = 50;
 

@@ -16,17 +16,9 @@ import { resolveCluster } from "./clusters";
 import { BadRequestError, NotFoundError } from "./errors";
 import { zBool, zEnum, zInt } from "./params";
 
-export const GROUP_STATES = [
-  "Empty",
-  "PreparingRebalance",
-  "CompletingRebalance",
-  "Stable",
-  "Dead",
-  "Assigning",
-  "Reconciling",
-  "Unknown",
-] as const;
-export const GROUP_TYPES = ["classic", "consumer", "share", "streams", "unknown"] as const;
+import { GROUP_STATES, GROUP_TYPES } from "./group-lists";
+
+export { GROUP_STATES, GROUP_TYPES };
 export const MAX_GROUP_PAGE = 500;
 
 export const ZGroupListQuery = z.strictObject({

@@ -1,3 +1,4 @@
+import type { GroupSort } from "../../../api/group-lists";
 import type { MemberSnapshot } from "../../../domain/snapshot";
 import type { PrismaClient } from "../../client";
 import { Prisma } from "../../generated/client";
@@ -5,16 +6,7 @@ import { Prisma } from "../../generated/client";
 // Read side of consumer groups: the paged list (one statement, whatever the number of groups)
 // and one group's detail.
 
-export const GROUP_SORTS = [
-  "lag",
-  "lagSeconds",
-  "rebalances1h",
-  "rebalances24h",
-  "name",
-  "members",
-  "state",
-] as const;
-export type GroupSort = (typeof GROUP_SORTS)[number];
+export { GROUP_SORTS, type GroupSort } from "../../../api/group-lists";
 
 // Whitelisted SQL per sort key: never built from input. Unknown lag-in-seconds sorts lowest.
 const SORT_SQL: Record<Exclude<GroupSort, "name">, { expr: string; cast: string }> = {
