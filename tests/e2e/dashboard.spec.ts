@@ -1,6 +1,9 @@
+import { readFile } from "node:fs/promises";
+
 import { expect, test, type Page } from "@playwright/test";
 import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
 
+import { mdText } from "../../lib/domain/forensics";
 import { startKafkajsConsumer, uniqueName, type Managed } from "../fixtures/processes";
 import { E2E_CLUSTER, E2E_KAFKA, E2E_SESSION_TIMEOUT_MS } from "./global-setup";
 import { E2E_USERS } from "./users";
@@ -141,6 +144,21 @@ test("a crashed consumer shows up live on the group page, with its evidence; ove
   await expect(page.getByLabel("Search groups")).toHaveValue(group.slice(0, 20));
   await row.getByRole("link").click();
   await expect(page.getByTestId("group-page").locator("h1")).toContainText(group);
+
+  // Forensics of that window for that group: the Markdown report names the crash.
+  await page.goto(
+    `/forensics?cluster=${encodeURIComponent(E2E_CLUSTER)}&range=15m&group=${encodeURIComponent(group)}`,
+  );
+  await expect(page.getByTestId("forensics-summary")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("event-log")).toContainText("member-crashed");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("download-md").click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^groupwatch-e2e-.*\.md$/);
+  const markdown = await readFile(await download.path(), "utf8");
+  expect(markdown).toContain("**member-crashed**");
+  expect(markdown).toContain(mdText(group));
 
   // A group id holding percent-encoding of its own is decoded exactly once; unknown groups
   // show the API's message with a retry.
