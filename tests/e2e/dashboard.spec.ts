@@ -150,7 +150,7 @@ test("a crashed consumer shows up live on the group page, with its evidence; ove
     `/forensics?cluster=${encodeURIComponent(E2E_CLUSTER)}&range=15m&group=${encodeURIComponent(group)}`,
   );
   await expect(page.getByTestId("forensics-summary")).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByTestId("event-log")).toContainText("member-crashed");
+  await expect(page.getByTestId("event-log")).toContainText("member crashed");
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByTestId("download-md").click(),
