@@ -159,6 +159,7 @@ test("a crashed consumer shows up live on the group page, with its evidence; ove
   const markdown = await readFile(await download.path(), "utf8");
   expect(markdown).toContain("**member-crashed**");
   expect(markdown).toContain(mdText(group));
+  await page.screenshot({ path: `${screens}/forensics.png`, fullPage: true });
 
   // A group id holding percent-encoding of its own is decoded exactly once; unknown groups
   // show the API's message with a retry.
