@@ -9,7 +9,12 @@ import { promisify } from "node:util";
 
 import { Kafka, logLevel } from "kafkajs";
 
-import { takeSnapshot } from "../lib/kafka/snapshot";
+import { AlertTracker } from "../lib/collector/alert-tracker";
+import { LagTracker } from "../lib/collector/lag-tracker";
+import { TimelineTracker } from "../lib/collector/timeline-tracker";
+import { createPrisma, type PrismaClient } from "../lib/db/client";
+import { upsertGroups } from "../lib/db/queries/groups";
+import { takeSnapshot, type SnapshotResult } from "../lib/kafka/snapshot";
 import { KafkaWire } from "../lib/kafka/wire";
 import { logger } from "../lib/logger";
 
@@ -33,6 +38,58 @@ const env = {
 };
 const script = path.join(root, "scripts/kafka.sh");
 const bootstrap = `127.0.0.1:${port}`;
+
+const dbUrl =
+  process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/groupwatch_bench_pipeline";
+
+/** The collector's persistence steps for one cycle, each timed (ms). */
+async function persistCycle(
+  db: PrismaClient,
+  clusterId: string,
+  result: SnapshotResult,
+  t: { lag: LagTracker; timeline: TimelineTracker; alerts: AlertTracker },
+) {
+  const step = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+    const s = performance.now();
+    return [await f(), performance.now() - s];
+  };
+  const { snapshot } = result;
+  const [times, lagMs] = await step(() => t.lag.observe(snapshot));
+  const seconds = new Map([...times].map(([g, x]) => [g, x.seconds]));
+  const [, groupsMs] = await step(() =>
+    upsertGroups(db, clusterId, snapshot, result.listingComplete, seconds),
+  );
+  const [, timelineMs] = await step(() =>
+    t.timeline.apply(result, {
+      pollIntervalMs: 5000,
+      sessionTimeoutMs: 45_000,
+      maxPollIntervalMs: 300_000,
+      commitIntervalMs: 5000,
+    }),
+  );
+  const [, historyMs] = await step(() => t.lag.record(snapshot, times));
+  const [, alertsMs] = await step(() =>
+    t.alerts.apply(snapshot, result.listingComplete, times, (g) => t.timeline.stateSince(g)),
+  );
+  return { lagMs, groupsMs, timelineMs, historyMs, alertsMs };
+}
+
+async function pipelineDb(): Promise<PrismaClient> {
+  const admin = new URL(dbUrl);
+  admin.pathname = "/postgres";
+  const { default: pg } = await import("pg");
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  const name = decodeURIComponent(new URL(dbUrl).pathname.slice(1));
+  await c.query(`drop database if exists "${name.replace(/"/g, '""')}" with (force)`);
+  await c.query(`create database "${name.replace(/"/g, '""')}"`);
+  await c.end();
+  await exec(path.join(root, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: dbUrl, CHECKPOINT_DISABLE: "1" },
+  });
+  return createPrisma(dbUrl);
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
@@ -66,6 +123,8 @@ async function main() {
   );
   await wire.connect();
   const results: string[] = [];
+  const persisted: string[] = [];
+  const db = await pipelineDb();
   let created = (await admin.listGroups()).groups.filter((g) => g.groupId.startsWith("bench-g-")).length;
 
   for (const n of stages) {
@@ -103,6 +162,35 @@ async function main() {
     }
     if (groups !== n) throw new Error(`snapshot saw ${groups} bench groups, expected ${n}`);
 
+    // The same snapshot through the collector's persistence (a fresh cluster row per size):
+    // current rows, lag in seconds, timeline, lag history, consumer status and alert rules.
+    const cluster = await db.cluster.create({ data: { name: `bench-${n}`, brokers: [bootstrap] } });
+    const trackers = {
+      lag: new LagTracker(db, cluster.id),
+      timeline: new TimelineTracker(db, cluster.id),
+      alerts: new AlertTracker(
+        db,
+        { id: cluster.id, name: cluster.name },
+        { renotifyMs: 3_600_000, linkBase: "" },
+      ),
+    };
+    const steps: Awaited<ReturnType<typeof persistCycle>>[] = [];
+    for (let r = 0; r < runs + 1; r++) {
+      const s = await persistCycle(db, cluster.id, await takeSnapshot(wire), trackers);
+      if (r > 0)
+        steps.push(s); // the first cycle creates every row: reported apart
+      else
+        process.stdout.write(
+          `first cycle (every row new): ${ms(Object.values(s).reduce((a, b) => a + b, 0))}\n`,
+        );
+    }
+    const med = (k: keyof (typeof steps)[number]) => median(steps.map((x) => x[k]));
+    const total = median(steps.map((x) => Object.values(x).reduce((a, b) => a + b, 0)));
+    persisted.push(
+      `| ${n} | ${ms(total)} | ${ms(med("groupsMs"))} | ${ms(med("lagMs"))} | ${ms(med("timelineMs"))} | ${ms(med("historyMs"))} | ${ms(med("alertsMs"))} |`,
+    );
+    process.stdout.write(`${persisted.at(-1)}\n`);
+
     const tool = await timeKafkaTool(["--describe", "--all-groups"]);
     const rows = tool.stdout.split("\n").filter((l) => l.startsWith("bench-g-")).length;
     if (rows !== n * PARTITIONS)
@@ -117,6 +205,7 @@ async function main() {
 
   await wire.disconnect();
   await admin.disconnect();
+  await db.$disconnect();
   if (!keep) await exec("bash", [script, "stop", "--wipe"], { env });
 
   process.stdout.write(
@@ -127,6 +216,11 @@ async function main() {
       "|---|---|---|---|---|",
       ...results,
       `(kafka-consumer-groups --list, i.e. the tool's JVM start + one request: ${ms(jvm.ms)})`,
+      "",
+      `persistence per cycle (PostgreSQL ${new URL(dbUrl).host}, median of ${runs} cycles after the first):`,
+      "| groups | total | current rows | lag in seconds | timeline | lag history | status + alerts |",
+      "|---|---|---|---|---|---|---|",
+      ...persisted,
       "",
     ].join("\n"),
   );

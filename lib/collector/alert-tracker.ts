@@ -36,6 +36,7 @@ import type { GroupLagTime } from "./lag-tracker";
 // SAVE_EVERY_MS (and on a graceful stop) so they survive restarts.
 
 const SAVE_EVERY_MS = 30_000;
+const QUIET_UPDATE_EVERY_MS = 60_000;
 /** Storm windows longer than this are capped (they would need more episode history per cycle). */
 const MAX_EPISODE_WINDOW_MS = 24 * 3600_000;
 
@@ -59,6 +60,7 @@ export class AlertTracker {
   private windows: Map<string, GroupWindow> | null = null;
   private savedAt = 0;
   private readonly dirty = new Set<string>();
+  private readonly quietUpdateAt = new Map<string, number>();
 
   constructor(
     private readonly db: PrismaClient,
@@ -166,8 +168,19 @@ export class AlertTracker {
       await deleteAlertWindows(this.db, this.cluster.id, gone);
     }
 
-    // One transaction per incident change: each is atomic with its outbox rows.
-    for (const c of changes) await applyIncidentChange(this.db, this.cluster.id, c);
+    // One transaction per incident change: each is atomic with its outbox rows. An update that
+    // notifies nobody (the numbers moved) is written at most once a minute per incident, so a
+    // few hundred lagging groups do not mean a few hundred transactions every cycle.
+    for (const c of changes) {
+      if (c.type === "update" && !c.notified) {
+        const last = this.quietUpdateAt.get(c.incidentId);
+        if (last !== undefined && at - last < QUIET_UPDATE_EVERY_MS) continue;
+        this.quietUpdateAt.set(c.incidentId, at);
+      } else if (c.type === "resolve") {
+        this.quietUpdateAt.delete(c.incidentId);
+      }
+      await applyIncidentChange(this.db, this.cluster.id, c);
+    }
     if (at - this.savedAt >= SAVE_EVERY_MS) await this.flush(at);
     return result;
   }
