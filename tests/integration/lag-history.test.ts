@@ -105,12 +105,20 @@ describe("lag history", () => {
       db.consumerGroup.findFirst({ where: { clusterId, groupId: caughtUp } }).then((g) => g ?? undefined),
     );
     expect(caught.lagSeconds).toBe(0);
+    // Change-only: the row version (xmin) of the idle group does not move across cycles.
+    const version = () =>
+      db.$queryRaw<{ v: string }[]>`
+        SELECT xmin::text AS v FROM consumer_group WHERE cluster_id = ${clusterId}::uuid AND group_key = ${caughtUp}`.then(
+        (r) => r[0]?.v,
+      );
+    const rowVersion = await version();
     const cycles = await db.pollCycle.count({ where: { clusterId } });
     await waitFor(
       "five more cycles",
       async () => (await db.pollCycle.count({ where: { clusterId } })) >= cycles + 5,
     );
     expect(await db.lagSample.count({ where: { clusterId, groupKey: caughtUp } })).toBe(1);
+    expect(await version()).toBe(rowVersion);
     const samples = await db.lagSample.findMany({
       where: { clusterId, groupKey: behind },
       orderBy: { at: "asc" },

@@ -137,33 +137,3 @@ export async function listClusterOverviews(db: PrismaClient): Promise<ClusterOve
     },
   }));
 }
-
-export interface GroupRow {
-  groupId: string;
-  type: string;
-  state: string;
-  memberCount: number;
-  totalLag: string;
-  maxLag: string | null;
-  unknownLagPartitions: number;
-  lastSeenAt: string;
-}
-
-/** Live groups of a cluster, the most lagging first (bounded: the overview is not a pager). */
-export async function listTopGroups(db: PrismaClient, clusterId: string, limit = 50): Promise<GroupRow[]> {
-  const rows = await db.consumerGroup.findMany({
-    where: { clusterId, deletedAt: null },
-    orderBy: [{ totalLag: "desc" }, { groupKey: "asc" }],
-    take: limit,
-  });
-  return rows.map((g) => ({
-    groupId: g.groupId,
-    type: g.type,
-    state: g.state,
-    memberCount: g.memberCount,
-    totalLag: g.totalLag.toString(),
-    maxLag: g.maxLag?.toString() ?? null,
-    unknownLagPartitions: g.unknownLagPartitions,
-    lastSeenAt: g.lastSeenAt.toISOString(),
-  }));
-}

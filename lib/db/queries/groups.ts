@@ -4,7 +4,10 @@ import type { ClusterSnapshot, GroupSnapshot } from "../../domain/snapshot";
 import type { PrismaClient } from "../client";
 
 // Writes a cycle's groups in one statement (cost per cycle does not grow in round trips with
-// the number of groups) and marks groups gone from a complete listing as deleted.
+// the number of groups) and marks groups gone from a complete listing as deleted. Change-only:
+// a row is rewritten only when something in it changed, so last_seen_at is "last changed";
+// a group not deleted is current as of its cluster's last successful poll (the read side
+// shows that time).
 
 const MAX_KEY = 200;
 
@@ -76,13 +79,27 @@ export async function upsertGroups(
         unknown_lag_partitions = EXCLUDED.unknown_lag_partitions, lag_seconds = EXCLUDED.lag_seconds,
         members = EXCLUDED.members,
         partitions = EXCLUDED.partitions, errors = EXCLUDED.errors,
-        last_seen_at = EXCLUDED.last_seen_at, deleted_at = NULL`;
+        last_seen_at = EXCLUDED.last_seen_at, deleted_at = NULL
+      WHERE consumer_group.deleted_at IS NOT NULL
+        OR (consumer_group.group_id, consumer_group.type, consumer_group.state, consumer_group.protocol_type,
+            consumer_group.assignor, consumer_group.coordinator_id, consumer_group.member_count,
+            consumer_group.group_epoch, consumer_group.assignment_epoch, consumer_group.total_lag,
+            consumer_group.max_lag, consumer_group.unknown_lag_partitions, consumer_group.lag_seconds)
+          IS DISTINCT FROM
+           (EXCLUDED.group_id, EXCLUDED.type, EXCLUDED.state, EXCLUDED.protocol_type, EXCLUDED.assignor,
+            EXCLUDED.coordinator_id, EXCLUDED.member_count, EXCLUDED.group_epoch, EXCLUDED.assignment_epoch,
+            EXCLUDED.total_lag, EXCLUDED.max_lag, EXCLUDED.unknown_lag_partitions, EXCLUDED.lag_seconds)
+        OR consumer_group.members IS DISTINCT FROM EXCLUDED.members
+        OR consumer_group.partitions IS DISTINCT FROM EXCLUDED.partitions
+        OR consumer_group.errors IS DISTINCT FROM EXCLUDED.errors`;
   }
   // Only a listing that reached every broker can tell that a group is gone.
   if (listingComplete) {
+    const present = groups.map((g) => groupKey(g.groupId));
     await db.$executeRaw`
       UPDATE consumer_group SET deleted_at = ${seenAt}
-      WHERE cluster_id = ${clusterId}::uuid AND deleted_at IS NULL AND last_seen_at < ${seenAt}`;
+      WHERE cluster_id = ${clusterId}::uuid AND deleted_at IS NULL
+        AND NOT (group_key = ANY(${present}::text[]))`;
   }
 }
 

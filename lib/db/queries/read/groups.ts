@@ -112,13 +112,17 @@ export async function listGroups(
       GROUP BY group_key
     ), g AS (
       SELECT cg.group_key, cg.group_id, cg.type, cg.state, cg.member_count, cg.total_lag, cg.max_lag,
-        cg.unknown_lag_partitions, cg.lag_seconds, cg.last_seen_at, cg.deleted_at,
+        cg.unknown_lag_partitions, cg.lag_seconds, cg.deleted_at,
+        -- Rows are written change-only: a live group was last seen at the last good poll.
+        CASE WHEN cg.deleted_at IS NULL THEN GREATEST(cg.last_seen_at, cs.last_success_at)
+          ELSE cg.last_seen_at END AS last_seen_at,
         csw.status AS consumer_status,
         COALESCE(reb.h1, 0) AS rebalances_1h, COALESCE(reb.h24, 0) AS rebalances_24h
       FROM consumer_group cg
       LEFT JOIN reb ON reb.group_key = cg.group_key
       LEFT JOIN consumer_status_window csw
         ON csw.cluster_id = cg.cluster_id AND csw.group_key = cg.group_key
+      LEFT JOIN cluster_status cs ON cs.cluster_id = cg.cluster_id
       WHERE ${Prisma.join(filters, " AND ")}
     )
     SELECT t.total, page.*
@@ -192,10 +196,14 @@ export async function findGroup(
   clusterId: string,
   key: string,
 ): Promise<GroupDetailRow | null> {
-  const g = await db.consumerGroup.findUnique({
-    where: { clusterId_groupKey: { clusterId, groupKey: key } },
-  });
+  const [g, status] = await Promise.all([
+    db.consumerGroup.findUnique({ where: { clusterId_groupKey: { clusterId, groupKey: key } } }),
+    db.clusterStatus.findUnique({ where: { clusterId }, select: { lastSuccessAt: true } }),
+  ]);
   if (!g) return null;
+  // Rows are written change-only: a live group was last seen at the cluster's last good poll.
+  const polled = status?.lastSuccessAt ?? null;
+  const lastSeenAt = g.deletedAt === null && polled && polled > g.lastSeenAt ? polled : g.lastSeenAt;
   return {
     groupKey: g.groupKey,
     groupId: g.groupId,
@@ -215,7 +223,7 @@ export async function findGroup(
     partitions: g.partitions as unknown as StoredPartition[],
     errors: g.errors,
     firstSeenAt: g.firstSeenAt,
-    lastSeenAt: g.lastSeenAt,
+    lastSeenAt,
     deletedAt: g.deletedAt,
   };
 }
