@@ -1,7 +1,7 @@
 import { DEFAULT_RETENTION, type RetentionConfig } from "../config/retention";
 import type { Cluster, PrismaClient } from "../db/client";
 import { recordPoll } from "../db/queries/clusters";
-import { recordPollCycle, upsertGroups } from "../db/queries/groups";
+import { GroupRowFilter, recordPollCycle, upsertGroups } from "../db/queries/groups";
 import { enforceOutboxRetention, enforceRetention } from "../db/queries/retention";
 import { DEFAULT_MAX_BACKOFF_MS, foldPollOutcome, nextPollDelayMs } from "../domain/poll-schedule";
 import type { ClusterSnapshot } from "../domain/snapshot";
@@ -46,6 +46,7 @@ export class ClusterWorker {
   private readonly timeline: TimelineTracker;
   private readonly lag: LagTracker;
   private readonly alerts: AlertTracker;
+  private readonly rows = new GroupRowFilter();
   private retentionAt = 0;
 
   constructor(
@@ -128,7 +129,21 @@ export class ClusterWorker {
     try {
       if (snapshot && result) {
         const seconds = new Map([...lagTimes].map(([g, t]) => [g, t.seconds]));
-        await upsertGroups(this.deps.db, this.cluster.id, snapshot, result.listingComplete, seconds);
+        const changed = this.rows.changed(snapshot, seconds);
+        try {
+          await upsertGroups(
+            this.deps.db,
+            this.cluster.id,
+            snapshot,
+            result.listingComplete,
+            seconds,
+            changed,
+          );
+          this.rows.commit();
+        } catch (e) {
+          this.rows.forget();
+          throw e;
+        }
       }
       await recordPoll(this.deps.db, {
         clusterId: this.cluster.id,

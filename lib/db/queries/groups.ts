@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 
+import { shouldWriteSample, type LastWritten } from "../../domain/lag-history";
 import type { ClusterSnapshot, GroupSnapshot } from "../../domain/snapshot";
 import type { PrismaClient } from "../client";
 
@@ -41,15 +42,67 @@ export function serializeGroup(g: GroupSnapshot) {
   };
 }
 
+/**
+ * Remembers what was last written per group, so a cycle sends only the groups that changed
+ * (the statement's own WHERE clause is the guard when another collector wrote in between).
+ * One per cluster worker; forget() after a failed write.
+ */
+export class GroupRowFilter {
+  private readonly written = new Map<string, LastWritten>();
+  private pending = new Map<string, LastWritten>();
+
+  changed(snapshot: ClusterSnapshot, lagSeconds: ReadonlyMap<string, number | null>): GroupSnapshot[] {
+    const at = snapshot.poll.startedAt.getTime();
+    this.pending = new Map();
+    const out: GroupSnapshot[] = [];
+    for (const g of snapshot.groups) {
+      const key = groupKey(g.groupId);
+      const { members, partitions } = serializeGroup(g);
+      const signature = JSON.stringify([
+        g.groupId,
+        g.type,
+        g.state,
+        g.protocolType,
+        g.assignor,
+        g.coordinatorId,
+        g.groupEpoch,
+        g.assignmentEpoch,
+        g.lag.total.toString(),
+        str(g.lag.max),
+        g.lag.unknownPartitions,
+        members,
+        partitions,
+        g.errors,
+      ]);
+      const next = { at, signature, lagSeconds: lagSeconds.get(g.groupId) ?? null };
+      this.pending.set(key, next);
+      if (shouldWriteSample(this.written.get(key) ?? null, next, Infinity)) out.push(g);
+      else this.pending.set(key, this.written.get(key) ?? next);
+    }
+    return out;
+  }
+
+  /** The write succeeded: what was sent is now what the table holds. */
+  commit(): void {
+    this.written.clear();
+    for (const [k, v] of this.pending) this.written.set(k, v);
+  }
+
+  forget(): void {
+    this.written.clear();
+  }
+}
+
 export async function upsertGroups(
   db: PrismaClient,
   clusterId: string,
   snapshot: ClusterSnapshot,
   listingComplete: boolean,
   lagSeconds: ReadonlyMap<string, number | null> = new Map(),
+  only?: readonly GroupSnapshot[],
 ): Promise<void> {
   const seenAt = snapshot.poll.startedAt;
-  const groups = snapshot.groups;
+  const groups = only ?? snapshot.groups;
   if (groups.length > 0) {
     const s = groups.map(serializeGroup);
     await db.$executeRaw`
@@ -84,22 +137,27 @@ export async function upsertGroups(
         OR (consumer_group.group_id, consumer_group.type, consumer_group.state, consumer_group.protocol_type,
             consumer_group.assignor, consumer_group.coordinator_id, consumer_group.member_count,
             consumer_group.group_epoch, consumer_group.assignment_epoch, consumer_group.total_lag,
-            consumer_group.max_lag, consumer_group.unknown_lag_partitions, consumer_group.lag_seconds)
+            consumer_group.max_lag, consumer_group.unknown_lag_partitions)
           IS DISTINCT FROM
            (EXCLUDED.group_id, EXCLUDED.type, EXCLUDED.state, EXCLUDED.protocol_type, EXCLUDED.assignor,
             EXCLUDED.coordinator_id, EXCLUDED.member_count, EXCLUDED.group_epoch, EXCLUDED.assignment_epoch,
-            EXCLUDED.total_lag, EXCLUDED.max_lag, EXCLUDED.unknown_lag_partitions, EXCLUDED.lag_seconds)
+            EXCLUDED.total_lag, EXCLUDED.max_lag, EXCLUDED.unknown_lag_partitions)
+        -- Lag in seconds grows with wall time while a consumer is stuck: rewrite the row when it
+        -- moved by 1 s and 10 % (the rule of lib/domain/lag-history.ts), not on every cycle.
+        OR (consumer_group.lag_seconds IS NULL) <> (EXCLUDED.lag_seconds IS NULL)
+        OR abs(consumer_group.lag_seconds - EXCLUDED.lag_seconds)
+          >= GREATEST(1, 0.1 * GREATEST(consumer_group.lag_seconds, EXCLUDED.lag_seconds))
         OR consumer_group.members IS DISTINCT FROM EXCLUDED.members
         OR consumer_group.partitions IS DISTINCT FROM EXCLUDED.partitions
         OR consumer_group.errors IS DISTINCT FROM EXCLUDED.errors`;
   }
   // Only a listing that reached every broker can tell that a group is gone.
   if (listingComplete) {
-    const present = groups.map((g) => groupKey(g.groupId));
+    const present = snapshot.groups.map((g) => groupKey(g.groupId));
     await db.$executeRaw`
       UPDATE consumer_group SET deleted_at = ${seenAt}
       WHERE cluster_id = ${clusterId}::uuid AND deleted_at IS NULL
-        AND NOT (group_key = ANY(${present}::text[]))`;
+        AND group_key NOT IN (SELECT unnest(${present}::text[]))`;
   }
 }
 
