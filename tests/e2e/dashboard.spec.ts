@@ -119,6 +119,11 @@ test("a crashed consumer shows up live on the group page, with its evidence; ove
   await expect(page.getByRole("button", { name: "15m" })).toHaveAttribute("aria-pressed", "true");
   await expect(crash.first()).toBeVisible();
   await page.screenshot({ path: `${screens}/group.png`, fullPage: true });
+  // The theme follows the system until the user picks one: the same page in dark.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await page.screenshot({ path: `${screens}/group-dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
 
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Clusters" })).toBeVisible();
