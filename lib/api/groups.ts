@@ -160,32 +160,14 @@ export async function getGroup(db: PrismaClient, clusterRef: string, groupId: st
     listIncidents(db, { clusterId: cluster.id, groupKey: key, state: "open", limit: 100 }),
   ]);
   if (!g) throw new NotFoundError(`unknown group "${groupId.slice(0, 200)}" in cluster "${cluster.name}"`);
+  const { members: _members, partitions: _partitions, groupKey: _key, ...row } = g;
   const owner = new Map<string, string>();
   for (const m of g.members)
     for (const tp of m.assignment ?? [])
       for (const p of tp.partitions) owner.set(`${tp.topic}\u0000${p}`, m.memberId);
   return {
     cluster: { id: cluster.id, name: cluster.name },
-    group: {
-      groupId: g.groupId,
-      type: g.type,
-      state: g.state,
-      protocolType: g.protocolType,
-      assignor: g.assignor,
-      coordinatorId: g.coordinatorId,
-      groupEpoch: g.groupEpoch,
-      assignmentEpoch: g.assignmentEpoch,
-      memberCount: g.memberCount,
-      totalLag: g.totalLag,
-      maxLag: g.maxLag,
-      unknownLagPartitions: g.unknownLagPartitions,
-      lagSeconds: g.lagSeconds,
-      firstSeenAt: g.firstSeenAt,
-      lastSeenAt: g.lastSeenAt,
-      deleted: g.deletedAt !== null,
-      deletedAt: g.deletedAt,
-      errors: g.errors,
-    },
+    group: { ...row, deleted: row.deletedAt !== null },
     consumerStatus: status,
     members: g.members.map((m) => ({
       memberId: m.memberId,

@@ -59,9 +59,8 @@ export class LagTracker {
       }
     }
     // Partitions of deleted topics: forget them (a recreated topic starts a new table).
-    const gone = [...tables.keys()].filter(
-      (k) => !seen.has(k) && !snapshot.topics.some((t) => k.startsWith(`${t.name}:`)),
-    );
+    const topics = new Set(snapshot.topics.map((t) => t.name));
+    const gone = [...tables.keys()].filter((k) => !seen.has(k) && !topics.has(splitKey(k).topic));
     for (const k of gone) tables.delete(k);
     if (gone.length > 0) {
       await deleteOffsetTables(

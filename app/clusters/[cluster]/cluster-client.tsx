@@ -233,40 +233,18 @@ function Toolbar({ state, onChange }: { state: GroupListState; onChange: (s: Gro
         maxLength={200}
         onChange={(e) => setQ(e.target.value)}
       />
-      <label className="small muted">
-        State{" "}
-        <select
-          aria-label="State"
-          value={state.state ?? ""}
-          onChange={(e) =>
-            onChange({ ...state, state: (e.target.value || null) as GroupListState["state"], cursor: null })
-          }
-        >
-          <option value="">any</option>
-          {LIST_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="small muted">
-        Type{" "}
-        <select
-          aria-label="Type"
-          value={state.type ?? ""}
-          onChange={(e) =>
-            onChange({ ...state, type: (e.target.value || null) as GroupListState["type"], cursor: null })
-          }
-        >
-          <option value="">any</option>
-          {LIST_TYPES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="State"
+        value={state.state}
+        options={LIST_STATES}
+        onChange={(v) => onChange({ ...state, state: v, cursor: null })}
+      />
+      <FilterSelect
+        label="Type"
+        value={state.type}
+        options={LIST_TYPES}
+        onChange={(v) => onChange({ ...state, type: v, cursor: null })}
+      />
       <label className="small muted">
         Page size{" "}
         <select
@@ -389,5 +367,36 @@ function ClusterSummary({ c, onState }: { c: ClusterDetail; onState: (s: GroupLi
         </div>
       ) : null}
     </>
+  );
+}
+
+/** A filter over a fixed list of values; "any" clears it. */
+function FilterSelect<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T | null;
+  options: readonly T[];
+  onChange: (value: T | null) => void;
+}) {
+  return (
+    <label className="small muted">
+      {label}{" "}
+      <select
+        aria-label={label}
+        value={value ?? ""}
+        onChange={(e) => onChange(options.find((o) => o === e.target.value) ?? null)}
+      >
+        <option value="">any</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
