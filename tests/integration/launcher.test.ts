@@ -40,7 +40,8 @@ async function signIn(url: string, username: string, password: string): Promise<
     redirect: "manual",
   });
   keep(res);
-  expect([...jar.keys()]).toContain("next-auth.session-token");
+  const why = `sign-in answered ${res.status} ${await res.clone().text()}\n${launcher?.output().slice(-4000) ?? ""}`;
+  expect([...jar.keys()], why).toContain("next-auth.session-token");
   return header();
 }
 
@@ -83,7 +84,7 @@ describe("npm run demo", () => {
     const cookie = await signIn(url!, "admin", password!);
     // The page is the app shell; its live data comes from the API (the browser tests render it).
     const page = await fetch(url!, { headers: { cookie } });
-    expect(page.status).toBe(200);
+    expect(page.status, `${await page.clone().text()}\n${launcher.output().slice(-4000)}`).toBe(200);
     expect(await page.text()).toContain("groupwatch");
 
     type Clusters = {
